@@ -1,0 +1,80 @@
+import Protocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `catalogd call METHOD [PARAMS_JSON]`: runs one request in-process through
+/// the same connection code as the daemon, prints the result as JSON on
+/// stdout (exit 0) or the error object on stderr (exit 1).
+enum CallCommand {
+  static func run(_ configuration: Configuration, method: String, paramsText: String?) -> Int32 {
+    var params: JSON?
+    if let paramsText {
+      do {
+        params = try JSONParser.parse(paramsText)
+      } catch {
+        printError("PARAMS_JSON is not valid JSON: \(error)")
+        return 2
+      }
+    }
+    let sink = CollectingSink()
+    let daemon = DaemonContext(
+      configuration: configuration, services: ServiceHub(configuration: configuration))
+    let connection = Connection(
+      sink: sink, daemon: daemon, methods: MethodRegistry.all, onExit: { _ in })
+    var request: JSONObject = ["jsonrpc": "2.0", "id": 1, "method": JSON(method)]
+    if let params { request["params"] = params }
+    for message: JSON in [
+      ["jsonrpc": "2.0", "id": 0, "method": "initialize", "params": ["clientInfo": ["name": "catalogd call"]]],
+      ["jsonrpc": "2.0", "method": "initialized"],
+      .object(request),
+    ] {
+      message.serialized().withUnsafeBufferPointer { connection.receive($0) }
+    }
+    for reply in sink.waitForReplies(ids: [0, 1]) {
+      if let error = reply["error"] {
+        printError(String(decoding: error.serialized(), as: UTF8.self))
+        return 1
+      }
+      if reply["id"] == 1 {
+        let text = String(decoding: (reply["result"] ?? .null).serialized(), as: UTF8.self) + "\n"
+        Array(text.utf8).withUnsafeBytes { _ = writeAll(1, $0) }
+      }
+    }
+    return 0
+  }
+
+  private static func printError(_ text: String) {
+    Array((text + "\n").utf8).withUnsafeBytes { _ = writeAll(2, $0) }
+  }
+}
+
+/// Keeps messages in memory and lets a thread wait for the replies it expects.
+final class CollectingSink: MessageSink, @unchecked Sendable {
+  /// Guards `messages`.
+  private let lock = ConditionLock()
+  /// Every message sent, parsed.
+  private var messages: [JSON] = []
+
+  func send(_ body: [UInt8], wake: Bool) {
+    let message = (try? JSONParser.parse(body)) ?? .null
+    lock.withLock {
+      messages.append(message)
+      lock.broadcast()
+    }
+  }
+
+  func flush() {}
+
+  /// Blocks until a reply with each of `ids` arrived; returns them in that order.
+  func waitForReplies(ids: [Int]) -> [JSON] {
+    lock.withLock {
+      func reply(_ id: Int) -> JSON? {
+        messages.first { $0["id"]?.intValue == id && $0["method"] == nil }
+      }
+      while ids.contains(where: { reply($0) == nil }) { lock.wait() }
+      return ids.compactMap(reply)
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/// `catalogd --help`.
+enum HelpText {
+  static var text: String {
+    var lines = [
+      "catalogd \(Version.current): products, photos, places and quotes over JSON-RPC 2.0 on stdin/stdout.",
+      "",
+      "Usage:",
+      "  catalogd [OPTIONS]                      serve JSON-RPC on stdin/stdout (LSP or NDJSON framing)",
+      "  catalogd call METHOD [PARAMS_JSON] [OPTIONS]",
+      "                                          run one request in-process and print its result",
+      "  catalogd --help | --version",
+      "",
+      "Options (flags win over environment variables, which win over the config file):",
+      "  --config FILE                           JSON config file (default $XDG_CONFIG_HOME/catalogd/config.json)",
+    ]
+    for setting in Setting.all {
+      let left = "  \(setting.flag) \(setting.valueName)"
+      let padded = left + String(repeating: " ", count: max(1, 42 - left.count))
+      let sources = [setting.environment.map { "env \($0)" }, setting.key.map { "config \"\($0)\"" }]
+        .compactMap { $0 }.joined(separator: ", ")
+      lines.append(padded + setting.help + (sources.isEmpty ? "" : " [\(sources)]"))
+    }
+    lines += [
+      "",
+      "Try it:",
+      "  catalogd call quotes/random",
+      #"  printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize"}' '{"jsonrpc":"2.0","id":2,"method":"quotes/random"}' | catalogd"#,
+    ]
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

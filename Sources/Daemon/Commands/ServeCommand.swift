@@ -1,0 +1,68 @@
+import Protocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `catalogd [options]`: serves JSON-RPC on stdin/stdout until `exit` or end of input.
+enum ServeCommand {
+  /// How long in-flight requests may run after end of input before they are cancelled.
+  static let endOfInputGrace = 30.0
+  /// How long queued output may take to drain before the process exits anyway.
+  static let drainTimeout = 5.0
+
+  static func run(_ configuration: Configuration) -> Never {
+    // Keep stdout for protocol messages: the protocol gets a private copy of
+    // it, and fd 1 becomes stderr, so a stray print from any code cannot
+    // corrupt the stream.
+    let protocolFD = dup(1)
+    guard protocolFD >= 0, dup2(2, 1) >= 0 else {
+      Log.error("cannot set up stdout", ["errno": String(errno)])
+      exit(70)
+    }
+    _ = fcntl(protocolFD, F_SETFD, FD_CLOEXEC)
+
+    var tracer: Tracer?
+    if let path = configuration.tracePath {
+      tracer = Tracer(path: path)
+      if tracer == nil { Log.warn("cannot open the trace file", ["path": path]) }
+    }
+    let initialFraming: Framing = if case .fixed(let framing) = configuration.framing { framing } else { .ndjson }
+    let outbox = Outbox(
+      fd: protocolFD, framing: initialFraming,
+      maxQueuedBytes: configuration.maxQueuedOutputBytes, tracer: tracer,
+      onBrokenPipe: {
+        Log.info("the client closed its end of stdout; exiting")
+        exit(0)
+      })
+    startThread { outbox.runWriter() }
+
+    let daemon = DaemonContext(
+      configuration: configuration, services: ServiceHub(configuration: configuration),
+      queuedOutputBytes: { outbox.queuedBytes })
+    let connection = Connection(
+      sink: outbox, daemon: daemon, methods: MethodRegistry.all,
+      onExit: { status in
+        Log.info("exit", ["status": String(status)])
+        outbox.close()
+        outbox.drain(timeout: drainTimeout)
+        exit(status)
+      })
+    Log.info(
+      "catalogd started",
+      ["version": Version.current, "dataDir": configuration.dataDirectory, "pid": String(getpid())])
+
+    StdinReader(connection: connection, outbox: outbox, tracer: tracer, configuration: configuration)
+      .run()
+
+    // End of input is a normal end: let running requests answer, then exit 0.
+    if !connection.waitUntilIdle(timeout: endOfInputGrace) {
+      Log.warn("requests still running after end of input; cancelling them")
+      connection.cancelAll()
+    }
+    outbox.close()
+    outbox.drain(timeout: drainTimeout)
+    Log.info("end of input; exiting")
+    exit(0)
+  }
+}

@@ -1,0 +1,32 @@
+import Protocol
+
+/// One JSON-RPC method the daemon serves: its name, how it runs, and which
+/// requests must not overtake each other.
+struct Method: Sendable {
+  enum Body: Sendable {
+    /// Quick work that never blocks or awaits (an echo, a status read): it
+    /// runs on the reader thread in arrival order, with no task to start.
+    case inline(@Sendable (JSON?, RequestContext) throws -> JSON)
+    /// Everything else runs as its own task, concurrently with other requests.
+    case task(@Sendable (JSON?, RequestContext) async throws -> JSON)
+  }
+
+  let name: String
+  let body: Body
+  /// Requests whose params give the same lane key run one at a time, in
+  /// arrival order: mutations of one resource, operations on one feed.
+  let lane: (@Sendable (JSON?) -> String?)?
+
+  static func inline(
+    _ name: String, _ body: @escaping @Sendable (JSON?, RequestContext) throws -> JSON
+  ) -> Method {
+    Method(name: name, body: .inline(body), lane: nil)
+  }
+
+  static func task(
+    _ name: String, lane: (@Sendable (JSON?) -> String?)? = nil,
+    _ body: @escaping @Sendable (JSON?, RequestContext) async throws -> JSON
+  ) -> Method {
+    Method(name: name, body: .task(body), lane: lane)
+  }
+}

@@ -1,0 +1,31 @@
+import Protocol
+import Services
+
+/// The one boundary where errors of handlers and services become wire errors.
+/// Anything unexpected is logged here and sent as a bare -32603, so internal
+/// detail never reaches the client.
+func wireError(_ error: any Error, method: String) -> RPCError {
+  switch error {
+  case let error as RPCError:
+    return error
+  case is CancellationError:
+    return .requestCancelled
+  case let error as InvalidArgument:
+    return .invalidParams(field: error.field, reason: error.reason)
+  case let error as NotFound:
+    return .notFound(resource: error.resource, id: error.id)
+  case QuotesError.noMatch:
+    return .notFound(resource: "quote", id: nil)
+  case UpstreamFailure.unavailable(let service, let reason):
+    Log.warn("upstream unavailable", ["rpc.method": method, "service": service, "reason": reason])
+    return .upstreamUnavailable(service: service, reason: reason)
+  case UpstreamFailure.badResponse(let service, let status, let message):
+    Log.warn(
+      "upstream error",
+      ["rpc.method": method, "service": service, "status": status.map(String.init) ?? "-"])
+    return .upstreamError(service: service, status: status, upstreamMessage: message)
+  default:
+    Log.error("internal error", ["rpc.method": method, "error": "\(error)"])
+    return .internalError
+  }
+}

@@ -1,0 +1,14 @@
+/// Every method the daemon serves besides the lifecycle messages
+/// (`initialize`, `initialized`, `shutdown`, `exit`, `$/cancelRequest`),
+/// which the `Connection` handles itself. Kept alphabetical; `openrpc.json`
+/// lists the same names (a test checks it).
+enum MethodRegistry {
+  static let all: [Method] = [
+    DaemonEcho.method,
+    DaemonSleep.method,
+    DaemonStatus.method,
+    QuotesList.method,
+    QuotesRandom.method,
+    RPCDiscover.method,
+  ]
+}

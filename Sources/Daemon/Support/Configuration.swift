@@ -1,0 +1,194 @@
+import FoundationEssentials
+import Protocol
+
+/// Everything the daemon can be told, resolved from (weakest first) its
+/// defaults, the JSON config file, the environment and the command line.
+struct Configuration: Sendable {
+  var framing = FramingMode.auto
+  var dataDirectory = Configuration.defaultDataDirectory()
+  var photosDirectory: String?
+  var logLevel = LogLevel.info
+  var tracePath: String?
+  var quotesURL: String?
+  var serverURL: String?
+  var photosURL: String?
+  var placesURL: String?
+  /// A secret: never logged nor returned.
+  var kakaoRestAPIKey: String?
+  var upstreamTimeoutMilliseconds = 10_000
+  var maxMessageBytes = 16 << 20
+  var maxDepth = JSONParser.defaultMaxDepth
+  var maxInFlight = 256
+  var maxQueuedOutputBytes = 64 << 20
+  /// The config file that was read, if any.
+  var configPath: String?
+
+  static func defaultDataDirectory() -> String {
+    let environment = ProcessInfo.processInfo.environment
+    if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/catalogd" }
+    return (environment["HOME"] ?? ".") + "/.local/share/catalogd"
+  }
+}
+
+/// A bad value for a setting, reported on stderr with exit status 2.
+struct ConfigurationError: Error, CustomStringConvertible {
+  let description: String
+}
+
+/// One setting: its flag, environment variable and config-file key, and how
+/// its text becomes part of the configuration. The table below drives
+/// parsing, precedence and `--help` alike.
+struct Setting: Sendable {
+  let flag: String
+  let environment: String?
+  let key: String?
+  let valueName: String
+  let help: String
+  let apply: @Sendable (inout Configuration, String) throws(ConfigurationError) -> Void
+
+  static let all: [Setting] = [
+    Setting(
+      flag: "--framing", environment: "CATALOGD_FRAMING", key: "framing", valueName: "auto|lsp|ndjson",
+      help: "message framing; auto detects it from the client's first bytes"
+    ) { configuration, value throws(ConfigurationError) in
+      guard let mode = FramingMode(value) else { throw invalid("--framing", value) }
+      configuration.framing = mode
+    },
+    Setting(
+      flag: "--data-dir", environment: "CATALOGD_DATA_DIR", key: "dataDir", valueName: "DIR",
+      help: "where the daemon keeps its files (default $XDG_DATA_HOME/catalogd)"
+    ) { configuration, value in configuration.dataDirectory = value },
+    Setting(
+      flag: "--photos-dir", environment: "CATALOGD_PHOTOS_DIR", key: "photosDir", valueName: "DIR",
+      help: "the folder of images the photos service lists"
+    ) { configuration, value in configuration.photosDirectory = value },
+    Setting(
+      flag: "--log-level", environment: "CATALOGD_LOG_LEVEL", key: "logLevel",
+      valueName: "error|warn|info|debug|trace", help: "how much to log on stderr (default info)"
+    ) { configuration, value throws(ConfigurationError) in
+      guard let level = LogLevel(name: value) else { throw invalid("--log-level", value) }
+      configuration.logLevel = level
+    },
+    Setting(
+      flag: "--trace", environment: "CATALOGD_TRACE", key: "trace", valueName: "FILE",
+      help: "record every message in and out, with timestamps"
+    ) { configuration, value in configuration.tracePath = value },
+    Setting(
+      flag: "--quotes-url", environment: "CATALOGD_QUOTES_URL", key: "quotesUrl", valueName: "URL",
+      help: "a quotable-compatible server; selects the remote quotes backend"
+    ) { configuration, value in configuration.quotesURL = value.isEmpty ? nil : value },
+    Setting(
+      flag: "--server-url", environment: "CATALOGD_SERVER_URL", key: "serverUrl", valueName: "URL",
+      help: "the products GraphQL endpoint; selects the remote products backend"
+    ) { configuration, value in configuration.serverURL = value.isEmpty ? nil : value },
+    Setting(
+      flag: "--photos-url", environment: "CATALOGD_PHOTOS_URL", key: "photosUrl", valueName: "URL",
+      help: "a Lorem Picsum-compatible server; selects the remote photos backend"
+    ) { configuration, value in configuration.photosURL = value.isEmpty ? nil : value },
+    Setting(
+      flag: "--places-url", environment: "CATALOGD_PLACES_URL", key: "placesUrl", valueName: "URL",
+      help: "a Kakao Local-compatible server; selects the remote places backend"
+    ) { configuration, value in configuration.placesURL = value.isEmpty ? nil : value },
+    Setting(
+      flag: "--kakao-rest-api-key", environment: "KAKAO_REST_API_KEY", key: "kakaoRestApiKey",
+      valueName: "KEY", help: "the key sent to the places server (prefer the environment)"
+    ) { configuration, value in configuration.kakaoRestAPIKey = value },
+    Setting(
+      flag: "--upstream-timeout-ms", environment: "CATALOGD_UPSTREAM_TIMEOUT_MS",
+      key: "upstreamTimeoutMs", valueName: "N", help: "time limit of one upstream request (default 10000)"
+    ) { configuration, value throws(ConfigurationError) in
+      configuration.upstreamTimeoutMilliseconds = try positive("--upstream-timeout-ms", value)
+    },
+    Setting(
+      flag: "--max-message-bytes", environment: "CATALOGD_MAX_MESSAGE_BYTES", key: "maxMessageBytes",
+      valueName: "N", help: "largest message accepted (default 16777216)"
+    ) { configuration, value throws(ConfigurationError) in
+      configuration.maxMessageBytes = try positive("--max-message-bytes", value)
+    },
+    Setting(
+      flag: "--max-depth", environment: "CATALOGD_MAX_DEPTH", key: "maxDepth", valueName: "N",
+      help: "deepest JSON nesting accepted (default 128, at most 10000)"
+    ) { configuration, value throws(ConfigurationError) in
+      configuration.maxDepth = min(try positive("--max-depth", value), JSONParser.maxDepthLimit)
+    },
+    Setting(
+      flag: "--max-in-flight", environment: "CATALOGD_MAX_IN_FLIGHT", key: "maxInFlight",
+      valueName: "N", help: "requests running at once before the daemon stops reading (default 256)"
+    ) { configuration, value throws(ConfigurationError) in
+      configuration.maxInFlight = try positive("--max-in-flight", value)
+    },
+    Setting(
+      flag: "--max-queued-output-bytes", environment: "CATALOGD_MAX_QUEUED_OUTPUT_BYTES",
+      key: "maxQueuedOutputBytes", valueName: "N",
+      help: "output waiting for the client before the daemon stops reading (default 67108864)"
+    ) { configuration, value throws(ConfigurationError) in
+      configuration.maxQueuedOutputBytes = try positive("--max-queued-output-bytes", value)
+    },
+  ]
+
+  private static func invalid(_ flag: String, _ value: String) -> ConfigurationError {
+    ConfigurationError(description: "invalid value for \(flag): \(value)")
+  }
+
+  private static func positive(_ flag: String, _ value: String) throws(ConfigurationError) -> Int {
+    guard let number = Int(value), number > 0 else { throw invalid(flag, value) }
+    return number
+  }
+}
+
+extension Configuration {
+  /// Resolves the configuration: defaults, then the config file (`--config`,
+  /// else `$XDG_CONFIG_HOME/catalogd/config.json` when it exists), then the
+  /// environment, then `flags` (flag name → value, already split from argv).
+  static func resolve(flags: [String: String], environment: [String: String])
+    throws(ConfigurationError) -> Configuration
+  {
+    var configuration = Configuration()
+    let explicitPath = flags["--config"] ?? environment["CATALOGD_CONFIG"]
+    let configHome =
+      environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? ((environment["HOME"] ?? ".") + "/.config")
+    let path = explicitPath ?? configHome + "/catalogd/config.json"
+    if let contents = FileManager.default.contents(atPath: path) {
+      configuration.configPath = path
+      try configuration.apply(configFile: [UInt8](contents), path: path)
+    } else if let explicitPath {
+      throw ConfigurationError(description: "cannot read the config file \(explicitPath)")
+    }
+    for setting in Setting.all {
+      if let name = setting.environment, let value = environment[name] {
+        try setting.apply(&configuration, value)
+      }
+    }
+    for setting in Setting.all {
+      if let value = flags[setting.flag] { try setting.apply(&configuration, value) }
+    }
+    return configuration
+  }
+
+  private mutating func apply(configFile bytes: [UInt8], path: String) throws(ConfigurationError) {
+    let json: JSON
+    do {
+      json = try JSONParser.parse(bytes)
+    } catch {
+      throw ConfigurationError(description: "\(path) is not valid JSON: \(error)")
+    }
+    guard case .object(let object) = json else {
+      throw ConfigurationError(description: "\(path) must hold a JSON object")
+    }
+    for (key, value) in object {
+      guard let setting = Setting.all.first(where: { $0.key == key }) else {
+        Log.warn("ignored an unknown key in the config file", ["key": key, "path": path])
+        continue
+      }
+      switch value {
+      case .string(let text): try setting.apply(&self, text)
+      case .number(let number): try setting.apply(&self, number.text)
+      case .bool(let flag): try setting.apply(&self, String(flag))
+      case .null: continue
+      default:
+        throw ConfigurationError(description: "\(path): \(key) must be a string or a number")
+      }
+    }
+  }
+}

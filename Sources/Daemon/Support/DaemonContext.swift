@@ -1,0 +1,58 @@
+import FoundationEssentials
+import Protocol
+import Synchronization
+
+/// What every handler shares: the configuration, the services, counters,
+/// and the session's client id once `initialize` has set it.
+final class DaemonContext: Sendable {
+  let configuration: Configuration
+  let services: ServiceHub
+  let statistics = RequestStatistics()
+  /// When the daemon started (monotonic seconds).
+  let startedAt = monotonicSeconds()
+  /// The per-device UUID the product upstream receives; set by `initialize`.
+  let clientId = Mutex<String?>(nil)
+  /// Bytes waiting for the client, for `daemon/status`; 0 without an outbox.
+  let queuedOutputBytes: @Sendable () -> Int
+
+  init(
+    configuration: Configuration, services: ServiceHub,
+    queuedOutputBytes: @escaping @Sendable () -> Int = { 0 }
+  ) {
+    self.configuration = configuration
+    self.services = services
+    self.queuedOutputBytes = queuedOutputBytes
+  }
+
+  /// Handles `initialize`: records the client id (given, or the one persisted
+  /// in the data dir) and describes the server.
+  func initialize(_ params: JSON?) throws -> JSON {
+    let params = try Params(params)
+    let clientInfo = try params.nested("clientInfo")
+    let clientName = try clientInfo?.string("name")
+    let given = try params.string("clientId", maxLength: 200)
+    let id: String
+    if let given, !given.isEmpty {
+      id = given
+    } else {
+      id = try DataDirectory(path: configuration.dataDirectory).persistentClientId()
+    }
+    clientId.withLock { $0 = id }
+    Log.debug("initialized", ["client.name": clientName ?? "-", "client.id": id])
+    return [
+      "serverInfo": ["name": "catalogd", "version": JSON(Version.current)],
+      "clientId": JSON(id),
+      "capabilities": [
+        "services": services.capabilities,
+        "limits": [
+          "maxMessageBytes": JSON(configuration.maxMessageBytes),
+          "maxDepth": JSON(configuration.maxDepth),
+          "maxInFlight": JSON(configuration.maxInFlight),
+        ],
+        "framings": ["lsp", "ndjson"],
+        "cancelRequest": true,
+        "workDoneProgress": true,
+      ],
+    ]
+  }
+}

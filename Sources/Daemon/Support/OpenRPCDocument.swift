@@ -1,0 +1,1 @@
+enum OpenRPCDocument { static let text = "{}" }

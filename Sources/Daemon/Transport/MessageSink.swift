@@ -1,0 +1,13 @@
+/// Where the daemon's outgoing messages go: stdout through the `Outbox`, or
+/// memory for the `call` command and tests.
+protocol MessageSink: Sendable {
+  /// Queues one message body (a JSON text, unframed). `wake: false` lets the
+  /// reader queue a run of replies and wake the writer once, with `flush()`.
+  func send(_ body: [UInt8], wake: Bool)
+  /// Wakes the writer for what was queued with `wake: false`.
+  func flush()
+}
+
+extension MessageSink {
+  func send(_ body: [UInt8]) { send(body, wake: true) }
+}

@@ -1,0 +1,60 @@
+import Protocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The one reader of the protocol stream: reads stdin, splits it into
+/// messages and hands them to the connection in arrival order.
+///
+/// Before each read it waits for room in the outbox and for a free slot for
+/// a request, so a client that sends faster than it reads, or floods the
+/// daemon with slow requests, is slowed down rather than buffered without bound.
+struct StdinReader {
+  let connection: Connection
+  let outbox: Outbox
+  let tracer: Tracer?
+  let configuration: Configuration
+
+  /// Reads until end of input (or a read error, logged), then returns.
+  func run() {
+    var decoder = FrameDecoder(
+      mode: configuration.framing, maxMessageBytes: configuration.maxMessageBytes)
+    var framingKnown = decoder.framing != nil
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+    defer { chunk.deallocate() }
+    while true {
+      outbox.waitForRoom()
+      connection.waitForCapacity()
+      let count = read(0, chunk.baseAddress, chunk.count)
+      if count < 0 {
+        if errno == EINTR { continue }
+        Log.error("cannot read stdin", ["errno": String(errno)])
+        return
+      }
+      if count == 0 { return }
+      decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+      while let event = decoder.next() {
+        if !framingKnown, let framing = decoder.framing {
+          framingKnown = true
+          outbox.setFraming(framing)
+          Log.debug("framing detected", ["framing": framing.rawValue])
+        }
+        switch event {
+        case .message(let range):
+          decoder.buffer.withUnsafeBufferPointer { bytes in
+            let body = UnsafeBufferPointer(rebasing: bytes[range])
+            tracer?.record(.incoming, body)
+            connection.receive(body)
+          }
+        case .error(let reason):
+          tracer?.record(.incoming, note: "framing error: \(reason)")
+          Log.warn("framing error", ["reason": reason])
+          connection.receiveFramingError(reason)
+        }
+        connection.waitForCapacity()
+      }
+      outbox.flush()
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/// How messages are delimited on a byte stream.
+public enum Framing: String, Sendable, CaseIterable {
+  /// `Content-Length: N\r\n\r\n<body>`, the Language Server Protocol base protocol.
+  case lsp
+  /// One JSON text per line.
+  case ndjson
+
+  /// Appends `body` framed for the wire. LSP replies carry exactly one
+  /// header, `Content-Length`, because some clients accept nothing else.
+  public func frame(_ body: [UInt8], into output: inout [UInt8]) {
+    switch self {
+    case .lsp:
+      output.append(contentsOf: "Content-Length: ".utf8)
+      output.append(contentsOf: String(body.count).utf8)
+      output.append(contentsOf: "\r\n\r\n".utf8)
+      output.append(contentsOf: body)
+    case .ndjson:
+      output.append(contentsOf: body)
+      output.append(UInt8(ascii: "\n"))
+    }
+  }
+}
+
+/// Which framing to read: a fixed one, or the one the client's first bytes show.
+public enum FramingMode: Sendable, Hashable {
+  case auto
+  case fixed(Framing)
+
+  public init?(_ text: String) {
+    switch text {
+    case "auto": self = .auto
+    case "lsp": self = .fixed(.lsp)
+    case "ndjson": self = .fixed(.ndjson)
+    default: return nil
+    }
+  }
+}

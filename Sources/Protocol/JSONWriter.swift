@@ -1,0 +1,74 @@
+/// Writes JSON values as compact UTF-8 text, straight into a byte buffer.
+///
+/// Non-ASCII characters are written as UTF-8, not escaped; control
+/// characters, quotes and backslashes are escaped as RFC 8259 requires.
+public enum JSONWriter {
+  public static func write(_ value: JSON, into output: inout [UInt8]) {
+    switch value {
+    case .null: output.append(contentsOf: "null".utf8)
+    case .bool(let flag): output.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+    case .number(let number): output.append(contentsOf: number.text.utf8)
+    case .string(let string): writeString(string, into: &output)
+    case .array(let elements):
+      output.append(UInt8(ascii: "["))
+      for (offset, element) in elements.enumerated() {
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        write(element, into: &output)
+      }
+      output.append(UInt8(ascii: "]"))
+    case .object(let object):
+      output.append(UInt8(ascii: "{"))
+      for (offset, member) in object.members.enumerated() {
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        writeString(member.key, into: &output)
+        output.append(UInt8(ascii: ":"))
+        write(member.value, into: &output)
+      }
+      output.append(UInt8(ascii: "}"))
+    }
+  }
+
+  public static func writeString(_ string: String, into output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    var string = string
+    string.withUTF8 { bytes in
+      var runStart = 0
+      for index in 0..<bytes.count {
+        let byte = bytes[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+          continue
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        runStart = index + 1
+        output.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        default:
+          output.append(contentsOf: "u00".utf8)
+          output.append(hexDigits[Int(byte >> 4)])
+          output.append(hexDigits[Int(byte & 0x0F)])
+        }
+      }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}
+
+extension JSON {
+  /// The compact UTF-8 text of this value.
+  public func serialized() -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(64)
+    JSONWriter.write(self, into: &output)
+    return output
+  }
+}

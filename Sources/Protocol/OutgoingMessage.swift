@@ -1,0 +1,44 @@
+/// Encodes the messages the daemon sends as JSON text bodies (no framing).
+///
+/// Members are written in a fixed order (`jsonrpc`, `id`, then `result` or
+/// `error`) straight into bytes, without building an intermediate object.
+public enum OutgoingMessage {
+  public static func response(id: RequestID, result: JSON, into output: inout [UInt8]) {
+    output.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+    JSONWriter.write(id.json, into: &output)
+    output.append(contentsOf: #","result":"#.utf8)
+    JSONWriter.write(result, into: &output)
+    output.append(UInt8(ascii: "}"))
+  }
+
+  public static func error(id: RequestID, error: RPCError, into output: inout [UInt8]) {
+    output.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+    JSONWriter.write(id.json, into: &output)
+    output.append(contentsOf: #","error":"#.utf8)
+    JSONWriter.write(error.json, into: &output)
+    output.append(UInt8(ascii: "}"))
+  }
+
+  public static func notification(method: String, params: JSON?, into output: inout [UInt8]) {
+    output.append(contentsOf: #"{"jsonrpc":"2.0","method":"#.utf8)
+    JSONWriter.writeString(method, into: &output)
+    if let params {
+      output.append(contentsOf: #","params":"#.utf8)
+      JSONWriter.write(params, into: &output)
+    }
+    output.append(UInt8(ascii: "}"))
+  }
+}
+
+/// The outcome of one request: what goes into its reply.
+public enum Reply: Sendable {
+  case result(JSON)
+  case error(RPCError)
+
+  public func write(id: RequestID, into output: inout [UInt8]) {
+    switch self {
+    case .result(let result): OutgoingMessage.response(id: id, result: result, into: &output)
+    case .error(let error): OutgoingMessage.error(id: id, error: error, into: &output)
+    }
+  }
+}
