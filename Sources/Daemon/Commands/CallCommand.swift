@@ -69,12 +69,21 @@ final class CollectingSink: MessageSink, @unchecked Sendable {
 
   /// Blocks until a reply with each of `ids` arrived; returns them in that order.
   func waitForReplies(ids: [Int]) -> [JSON] {
-    lock.withLock {
-      func reply(_ id: Int) -> JSON? {
-        messages.first { $0["id"]?.intValue == id && $0["method"] == nil }
+    let messages = waitUntil { messages in
+      ids.allSatisfy { id in messages.contains { $0["id"]?.intValue == id } }
+    }
+    return ids.compactMap { id in messages.first { $0["id"]?.intValue == id } }
+  }
+
+  /// Blocks until `condition` holds for the messages so far (or `timeout`
+  /// seconds pass) and returns them.
+  func waitUntil(timeout: Double = .infinity, _ condition: ([JSON]) -> Bool) -> [JSON] {
+    let limit = deadline(after: min(timeout, 86_400))
+    return lock.withLock {
+      while !condition(messages) {
+        guard lock.wait(until: limit) else { break }
       }
-      while ids.contains(where: { reply($0) == nil }) { lock.wait() }
-      return ids.compactMap(reply)
+      return messages
     }
   }
 }
