@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Writes openrpc.json, the OpenRPC document of catalogd, and embeds it in the
+daemon as Sources/Daemon/Support/OpenRPCDocument.swift (served by rpc.discover).
+
+The document is written from the tables below so that schemas shared by
+several methods are defined once. Run it after changing a method:
+    python3 scripts/openrpc.py
+`python3 scripts/openrpc.py --check` fails when either file is out of date
+(the test suite runs it).
+"""
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+VERSION = "0.1.0"
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def param(name, schema, description, required=False):
+    return {"name": name, "schema": schema, "description": description, "required": required}
+
+
+def integer(minimum=None, maximum=None, default=None):
+    schema = {"type": "integer"}
+    if minimum is not None:
+        schema["minimum"] = minimum
+    if maximum is not None:
+        schema["maximum"] = maximum
+    if default is not None:
+        schema["default"] = default
+    return schema
+
+
+STRING = {"type": "string"}
+
+SCHEMAS = {
+    "Quote": {
+        "type": "object",
+        "required": ["id", "content", "author", "tags", "length"],
+        "properties": {
+            "id": STRING,
+            "content": STRING,
+            "author": STRING,
+            "tags": {"type": "array", "items": STRING},
+            "length": {"type": "integer", "description": "characters in content"},
+        },
+    },
+    "QuotePage": {
+        "type": "object",
+        "required": ["items", "page", "nextPage"],
+        "properties": {
+            "items": {"type": "array", "items": ref("Quote")},
+            "page": {"type": "integer"},
+            "nextPage": {"type": ["integer", "null"], "description": "null on the last page"},
+        },
+    },
+    "ProgressValue": {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {
+            "kind": {"enum": ["begin", "report", "end"]},
+            "title": STRING,
+            "message": STRING,
+            "percentage": integer(0, 100),
+        },
+    },
+}
+
+ERRORS = [
+    (-32700, "Parse error", "bad framing, bad JSON, a message too large or too deep; data {reason}"),
+    (-32600, "Invalid request", "not a JSON-RPC 2.0 request, an empty batch, a request after shutdown; data {reason}"),
+    (-32601, "Method not found", "data {method}"),
+    (-32602, "Invalid params", "missing, wrong type or out of range; data {field, reason}"),
+    (-32603, "Internal error", "logged on the daemon's stderr; no data"),
+    (-32002, "Server not initialized", "a request other than initialize before initialize"),
+    (-32800, "Request cancelled", "the request was cancelled with $/cancelRequest"),
+    (-32001, "Not found", "data {resource, id}; id is null when a filter matched nothing"),
+    (-32009, "Conflict", "stale expectedVersion; data {currentVersion}"),
+    (-32020, "Upstream unavailable", "connect, TLS, DNS or timeout failure; data {service, retryable: true, reason}"),
+    (-32021, "Upstream error", "bad status or malformed payload; data {service, status?, upstreamMessage?}"),
+]
+
+METHODS = [
+    {
+        "name": "initialize",
+        "summary": "Starts the session (Language Server Protocol conventions); every other request before it gets -32002.",
+        "params": [
+            param("clientInfo", {"type": "object", "properties": {"name": STRING, "version": STRING}}, "who the client is, for logs"),
+            param("clientId", STRING, "the per-device UUID sent to the product upstream; without it the daemon uses a UUID persisted in its data dir"),
+        ],
+        "result": {"name": "InitializeResult", "schema": {
+            "type": "object",
+            "required": ["serverInfo", "clientId", "capabilities"],
+            "properties": {
+                "serverInfo": {"type": "object", "properties": {"name": {"const": "catalogd"}, "version": STRING}},
+                "clientId": STRING,
+                "capabilities": {"type": "object", "description": "services with their backend ('embedded' or 'remote'), methods and notifications; limits; framings"},
+            },
+        }},
+    },
+    {
+        "name": "shutdown",
+        "summary": "Ends the session; later requests get -32600. Follow it with the exit notification.",
+        "params": [],
+        "result": {"name": "null", "schema": {"type": "null"}},
+    },
+    {
+        "name": "daemon/echo",
+        "summary": "Returns its params unchanged (health checks, benchmarks); null without params.",
+        "paramStructure": "either",
+        "params": [],
+        "result": {"name": "params", "schema": {}},
+    },
+    {
+        "name": "daemon/sleep",
+        "summary": "Waits ms milliseconds, honouring $/cancelRequest. A test aid: requests with the same lane run one after another in arrival order.",
+        "params": [
+            param("ms", integer(0, 600000), "how long to wait", True),
+            param("lane", STRING, "requests with the same lane run in arrival order"),
+        ],
+        "result": {"name": "SleepResult", "schema": {"type": "object", "properties": {"slept": {"type": "integer"}}}},
+    },
+    {
+        "name": "daemon/status",
+        "summary": "Uptime, request counters, requests in flight, queued output, backends, data dir.",
+        "params": [],
+        "result": {"name": "Status", "schema": {
+            "type": "object",
+            "required": ["version", "uptimeSeconds", "requests", "inFlight", "queuedOutputBytes", "backends", "dataDir", "clientId"],
+            "properties": {
+                "version": STRING,
+                "uptimeSeconds": {"type": "number"},
+                "requests": {"type": "object", "properties": {k: {"type": "integer"} for k in ["received", "succeeded", "failed", "cancelled", "parseError"]}},
+                "inFlight": {"type": "integer"},
+                "queuedOutputBytes": {"type": "integer"},
+                "backends": {"type": "object", "additionalProperties": {"enum": ["embedded", "remote"]}},
+                "dataDir": STRING,
+                "clientId": {"type": ["string", "null"]},
+            },
+        }},
+    },
+    {
+        "name": "rpc.discover",
+        "summary": "This OpenRPC document.",
+        "params": [],
+        "result": {"name": "OpenRPC", "schema": {"type": "object"}},
+    },
+    {
+        "name": "quotes/random",
+        "summary": "A random quote matching the filters, never the same quote twice in a row; quotes/loading true then false precede the reply. No match: -32001.",
+        "params": [
+            param("tags", {"type": "array", "items": STRING}, "a quote has all of them"),
+            param("author", STRING, "author name or slug, case-insensitive"),
+            param("minLength", integer(0, 100000), "shortest content, in characters"),
+            param("maxLength", integer(0, 100000), "longest content, in characters"),
+        ],
+        "result": {"name": "Quote", "schema": ref("Quote")},
+    },
+    {
+        "name": "quotes/list",
+        "summary": "Quotes page by page, optionally of one author or tag.",
+        "params": [
+            param("page", integer(1, 100000, 1), "1-based"),
+            param("limit", integer(1, 100, 20), "quotes per page"),
+            param("author", STRING, "author name or slug"),
+            param("tag", STRING, "a tag the quotes have"),
+        ],
+        "result": {"name": "QuotePage", "schema": ref("QuotePage")},
+    },
+]
+
+NOTIFICATIONS = [
+    {"name": "initialized", "direction": "client→server", "summary": "Accepted; nothing to do.", "params": {}},
+    {"name": "exit", "direction": "client→server", "summary": "Ends the process: status 0 after shutdown, 1 without.", "params": {}},
+    {"name": "$/cancelRequest", "direction": "client→server", "summary": "A request still running ends with -32800; unknown or finished ids are ignored.",
+     "params": {"type": "object", "required": ["id"], "properties": {"id": {"type": ["string", "integer"]}}}},
+    {"name": "$/progress", "direction": "server→client", "summary": "Progress of long work, for requests that carried params.workDoneToken.",
+     "params": {"type": "object", "required": ["token", "value"], "properties": {"token": {"type": ["string", "integer"]}, "value": ref("ProgressValue")}}},
+    {"name": "quotes/loading", "direction": "server→client", "summary": "A quote fetch started (true) or all ended (false), failures included; the refresh button is enabled exactly when isLoading is false.",
+     "params": {"type": "object", "required": ["isLoading"], "properties": {"isLoading": {"type": "boolean"}}}},
+]
+
+
+def document():
+    methods = []
+    for method in METHODS:
+        entry = {"name": method["name"], "summary": method["summary"]}
+        if "paramStructure" in method:
+            entry["paramStructure"] = method["paramStructure"]
+        else:
+            entry["paramStructure"] = "by-name"
+        entry["params"] = method["params"]
+        entry["result"] = method["result"]
+        methods.append(entry)
+    return {
+        "openrpc": "1.3.2",
+        "info": {
+            "title": "catalogd",
+            "version": VERSION,
+            "description": "Products, photos, places and quotes over JSON-RPC 2.0 on stdin/stdout. "
+            "Framing: LSP Content-Length headers or NDJSON, detected from the first bytes. "
+            "Notifications caused by a request are written before its response.",
+            "license": {"name": "MIT"},
+        },
+        "methods": methods,
+        "components": {
+            "schemas": SCHEMAS,
+            "errors": {message.replace(" ", ""): {"code": code, "message": message, "data": description} for code, message, description in ERRORS},
+        },
+        "x-notifications": NOTIFICATIONS,
+    }
+
+
+def swift_source(text):
+    return (
+        "// Generated by scripts/openrpc.py from its method tables; do not edit.\n\n"
+        "/// The OpenRPC document, as `openrpc.json` at the repository root holds it.\n"
+        "enum OpenRPCDocument {\n"
+        '  static let text = #"""\n' + text + '"""#\n'
+        "}\n"
+    )
+
+
+def main():
+    text = json.dumps(document(), indent=2, ensure_ascii=False) + "\n"
+    targets = {
+        ROOT / "openrpc.json": text,
+        ROOT / "Sources/Daemon/Support/OpenRPCDocument.swift": swift_source(text),
+    }
+    if "--check" in sys.argv:
+        stale = [str(path.relative_to(ROOT)) for path, content in targets.items()
+                 if not path.exists() or path.read_text() != content]
+        if stale:
+            sys.exit("out of date (run python3 scripts/openrpc.py): " + ", ".join(stale))
+        return
+    for path, content in targets.items():
+        path.write_text(content)
+
+
+if __name__ == "__main__":
+    main()
