@@ -73,7 +73,8 @@ do {
     }
     exit(
       CallCommand.run(
-        configuration, method: positionals[1], paramsText: positionals.count == 3 ? positionals[2] : nil))
+        configuration, method: positionals[1],
+        paramsText: positionals.count == 3 ? positionals[2] : nil))
   case let command?:
     fail("unknown command \(command) (see catalogd --help)")
   }

@@ -130,7 +130,8 @@ public struct FrameDecoder: Sendable {
   /// Decides the framing from the first non-blank bytes: a header name
   /// followed by `:` means LSP, anything else (`{`, `[`, a digit…) NDJSON.
   private mutating func detectFraming() -> Bool {
-    while position < buffer.count && (isWhitespace(buffer[position]) || isBOMByte(buffer[position])) {
+    while position < buffer.count && (isWhitespace(buffer[position]) || isBOMByte(buffer[position]))
+    {
       position += 1
     }
     guard position < buffer.count else { return false }

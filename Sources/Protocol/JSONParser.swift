@@ -212,18 +212,25 @@ extension JSONParser {
       }
       if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
         index += 1
-        guard index < bytes.count, isDigit(bytes[index]) else { throw fail(.invalidNumber, at: start) }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+          throw fail(.invalidNumber, at: start)
+        }
         while index < bytes.count && isDigit(bytes[index]) { index += 1 }
       }
       if index < bytes.count && (bytes[index] | 0x20) == UInt8(ascii: "e") {
         index += 1
-        if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+        if index < bytes.count
+          && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"))
+        {
           index += 1
         }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw fail(.invalidNumber, at: start) }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+          throw fail(.invalidNumber, at: start)
+        }
         while index < bytes.count && isDigit(bytes[index]) { index += 1 }
       }
-      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+      let text = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
       return JSONNumber(validatedText: text)
     }
 
@@ -318,7 +325,9 @@ extension JSONParser {
         let low = try readHex4()
         guard low >= 0xDC00 && low <= 0xDFFF else { throw fail(.loneSurrogate, at: escapeStart) }
         let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-        guard let scalar = Unicode.Scalar(value) else { throw fail(.loneSurrogate, at: escapeStart) }
+        guard let scalar = Unicode.Scalar(value) else {
+          throw fail(.loneSurrogate, at: escapeStart)
+        }
         return scalar
       }
       guard let scalar = Unicode.Scalar(UInt32(unit)) else {

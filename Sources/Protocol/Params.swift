@@ -92,7 +92,9 @@ public struct Params: Sendable {
 
   public func stringArray(_ name: String) throws(RPCError) -> [String]? {
     guard let value = value(name) else { return nil }
-    guard case .array(let elements) = value else { throw mismatch(name, "an array of strings", value) }
+    guard case .array(let elements) = value else {
+      throw mismatch(name, "an array of strings", value)
+    }
     var strings: [String] = []
     strings.reserveCapacity(elements.count)
     for (offset, element) in elements.enumerated() {

@@ -17,8 +17,10 @@ final class ConnectionTests: XCTestCase {
   override func setUp() {
     sink = CollectingSink()
     var configuration = Configuration()
-    configuration.dataDirectory = FileManager.default.temporaryDirectory.path + "/catalogd-tests-\(UUID())"
-    let daemon = DaemonContext(configuration: configuration, services: ServiceHub(configuration: configuration))
+    configuration.dataDirectory =
+      FileManager.default.temporaryDirectory.path + "/catalogd-tests-\(UUID())"
+    let daemon = DaemonContext(
+      configuration: configuration, services: ServiceHub(configuration: configuration))
     connection = Connection(
       sink: sink, daemon: daemon, methods: MethodRegistry.all,
       onExit: { [exitStatus] status in exitStatus.value.withLock { $0 = status } })
@@ -29,7 +31,9 @@ final class ConnectionTests: XCTestCase {
   }
 
   func request(_ id: Int, _ method: String, _ params: String? = nil) {
-    send(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)""# + (params.map { #","params":\#($0)"# } ?? "") + "}")
+    send(
+      #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)""#
+        + (params.map { #","params":\#($0)"# } ?? "") + "}")
   }
 
   func initialize() {
@@ -41,7 +45,9 @@ final class ConnectionTests: XCTestCase {
   }
 
   func wait(forReplies ids: [Int], timeout: Double = 10) -> [JSON] {
-    sink.waitUntil(timeout: timeout) { messages in ids.allSatisfy { !replies(messages, id: $0).isEmpty } }
+    sink.waitUntil(timeout: timeout) { messages in
+      ids.allSatisfy { !replies(messages, id: $0).isEmpty }
+    }
   }
 
   func testRequestsBeforeInitializeAreRefused() {
@@ -90,7 +96,9 @@ final class ConnectionTests: XCTestCase {
     let count = 400
     for id in 1...count {
       request(id, "daemon/sleep", #"{"ms":\#(id % 3)}"#)
-      if id % 2 == 0 { send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":\#(id)}}"#) }
+      if id % 2 == 0 {
+        send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":\#(id)}}"#)
+      }
     }
     // Cancel the odd ones late, as they finish.
     for id in stride(from: 1, through: count, by: 2) {
@@ -164,9 +172,12 @@ final class ConnectionTests: XCTestCase {
   func testInFlightLimitBlocksTheReaderUntilASlotFrees() {
     var configuration = Configuration()
     configuration.maxInFlight = 2
-    configuration.dataDirectory = FileManager.default.temporaryDirectory.path + "/catalogd-tests-\(UUID())"
-    let daemon = DaemonContext(configuration: configuration, services: ServiceHub(configuration: configuration))
-    let limited = Connection(sink: sink, daemon: daemon, methods: MethodRegistry.all, onExit: { _ in })
+    configuration.dataDirectory =
+      FileManager.default.temporaryDirectory.path + "/catalogd-tests-\(UUID())"
+    let daemon = DaemonContext(
+      configuration: configuration, services: ServiceHub(configuration: configuration))
+    let limited = Connection(
+      sink: sink, daemon: daemon, methods: MethodRegistry.all, onExit: { _ in })
     connection = limited
     initialize()
     request(1, "daemon/sleep", #"{"ms":100}"#)

@@ -12,14 +12,17 @@ final class OpenRPCDocumentTests: XCTestCase {
   }()
 
   func testEmbeddedDocumentIsTheCheckedInFile() throws {
-    let data = try XCTUnwrap(FileManager.default.contents(atPath: Self.repositoryRoot + "/openrpc.json"))
+    let data = try XCTUnwrap(
+      FileManager.default.contents(atPath: Self.repositoryRoot + "/openrpc.json"))
     XCTAssertEqual(try JSONParser.parse([UInt8](data)), RPCDiscover.document)
     XCTAssertEqual(RPCDiscover.document["info"]?["version"], JSON(Version.current))
   }
 
   func testDocumentListsExactlyTheServedMethods() throws {
     let documented = Set(
-      try XCTUnwrap(RPCDiscover.document["methods"]?.arrayValue).compactMap { $0["name"]?.stringValue })
+      try XCTUnwrap(RPCDiscover.document["methods"]?.arrayValue).compactMap {
+        $0["name"]?.stringValue
+      })
     let served = Set(MethodRegistry.all.map(\.name) + ["initialize", "shutdown"])
     XCTAssertEqual(documented, served)
   }

@@ -56,7 +56,8 @@ final class FrameDecoderTests: XCTestCase {
   }
 
   func testHeaderNamesAreCaseInsensitiveAndOtherHeadersAllowed() {
-    let text = "content-type: application/vscode-jsonrpc; charset=utf-8\r\nCONTENT-LENGTH:2\r\nX-Other: y\r\n\r\n{}"
+    let text =
+      "content-type: application/vscode-jsonrpc; charset=utf-8\r\nCONTENT-LENGTH:2\r\nX-Other: y\r\n\r\n{}"
     XCTAssertEqual(decode([Array(text.utf8)]), ["{}"])
   }
 
@@ -78,7 +79,8 @@ final class FrameDecoderTests: XCTestCase {
 
   func testMalformedHeaderLineResynchronises() {
     let text = "garbage without colon\r\n" + lsp("[3]")
-    XCTAssertEqual(decode([Array(text.utf8)], mode: .fixed(.lsp)), ["!malformed header line", "[3]"])
+    XCTAssertEqual(
+      decode([Array(text.utf8)], mode: .fixed(.lsp)), ["!malformed header line", "[3]"])
   }
 
   func testShortContentLengthCostsOneMessage() {
@@ -91,7 +93,8 @@ final class FrameDecoderTests: XCTestCase {
   func testOversizedLSPBodyIsSkippedAsItStreams() {
     var decoder = FrameDecoder(mode: .auto, maxMessageBytes: 10)
     decoder.append(Array("Content-Length: 1000\r\n\r\n".utf8))
-    XCTAssertEqual(decoder.next(), .error(reason: "message of 1000 bytes exceeds the limit of 10 bytes"))
+    XCTAssertEqual(
+      decoder.next(), .error(reason: "message of 1000 bytes exceeds the limit of 10 bytes"))
     for _ in 0..<10 {
       decoder.append([UInt8](repeating: UInt8(ascii: "x"), count: 100))
       XCTAssertNil(decoder.next())

@@ -7,15 +7,18 @@ final class MessageTests: XCTestCase {
   }
 
   func testRequestsNotificationsAndResponses() throws {
-    guard case .request(let id, let method, let params) = try classify(
-      #"{"jsonrpc":"2.0","id":9007199254740993,"method":"m","params":[1]}"#)
+    guard
+      case .request(let id, let method, let params) = try classify(
+        #"{"jsonrpc":"2.0","id":9007199254740993,"method":"m","params":[1]}"#)
     else { return XCTFail() }
     XCTAssertEqual(id, .number(try XCTUnwrap(JSONParser.parse("9007199254740993").numberValue)))
     XCTAssertEqual(method, "m")
     XCTAssertEqual(params, [1])
-    guard case .notification("n", nil) = try classify(#"{"jsonrpc":"2.0","method":"n","params":null}"#)
+    guard
+      case .notification("n", nil) = try classify(#"{"jsonrpc":"2.0","method":"n","params":null}"#)
     else { return XCTFail("params null is absent params") }
-    guard case .request(.null, "m", nil) = try classify(#"{"jsonrpc":"2.0","id":null,"method":"m"}"#)
+    guard
+      case .request(.null, "m", nil) = try classify(#"{"jsonrpc":"2.0","id":null,"method":"m"}"#)
     else { return XCTFail() }
     guard case .response(.string("7")) = try classify(#"{"jsonrpc":"2.0","id":"7","result":1}"#)
     else { return XCTFail() }
@@ -26,7 +29,10 @@ final class MessageTests: XCTestCase {
       (#"{"jsonrpc":"1.0","id":1,"method":"m"}"#, .string("x"), "jsonrpc must be \"2.0\""),
       (#"{"id":"x","method":"m"}"#, .string("x"), "jsonrpc must be \"2.0\""),
       (#"{"jsonrpc":"2.0","id":"x","method":1}"#, .string("x"), "method must be a string"),
-      (#"{"jsonrpc":"2.0","id":"x","method":"m","params":"p"}"#, .string("x"), "params must be an object or an array"),
+      (
+        #"{"jsonrpc":"2.0","id":"x","method":"m","params":"p"}"#, .string("x"),
+        "params must be an object or an array"
+      ),
       (#"{"jsonrpc":"2.0","id":{},"method":"m"}"#, .null, "id must be a string, a number or null"),
       (#"{"jsonrpc":"2.0","id":"x"}"#, .string("x"), "method is missing"),
       ("1", .null, "a request must be a JSON object"),
@@ -44,15 +50,19 @@ final class MessageTests: XCTestCase {
   func testRepliesAreWrittenInFixedMemberOrder() throws {
     var out: [UInt8] = []
     Reply.result(["a": [1, "x"]]).write(id: .string("1"), into: &out)
-    XCTAssertEqual(String(decoding: out, as: UTF8.self), #"{"jsonrpc":"2.0","id":"1","result":{"a":[1,"x"]}}"#)
+    XCTAssertEqual(
+      String(decoding: out, as: UTF8.self), #"{"jsonrpc":"2.0","id":"1","result":{"a":[1,"x"]}}"#)
     out = []
     Reply.error(.methodNotFound("m")).write(id: .null, into: &out)
     XCTAssertEqual(
       String(decoding: out, as: UTF8.self),
-      #"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found: m.","data":{"method":"m"}}}"#)
+      #"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found: m.","data":{"method":"m"}}}"#
+    )
     out = []
     OutgoingMessage.notification(method: "quotes/loading", params: ["isLoading": true], into: &out)
-    XCTAssertEqual(String(decoding: out, as: UTF8.self), #"{"jsonrpc":"2.0","method":"quotes/loading","params":{"isLoading":true}}"#)
+    XCTAssertEqual(
+      String(decoding: out, as: UTF8.self),
+      #"{"jsonrpc":"2.0","method":"quotes/loading","params":{"isLoading":true}}"#)
   }
 
   func testParamsNameTheFieldInErrors() throws {

@@ -26,7 +26,10 @@ enum CallCommand {
     var request: JSONObject = ["jsonrpc": "2.0", "id": 1, "method": JSON(method)]
     if let params { request["params"] = params }
     for message: JSON in [
-      ["jsonrpc": "2.0", "id": 0, "method": "initialize", "params": ["clientInfo": ["name": "catalogd call"]]],
+      [
+        "jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": ["clientInfo": ["name": "catalogd call"]],
+      ],
       ["jsonrpc": "2.0", "method": "initialized"],
       .object(request),
     ] {

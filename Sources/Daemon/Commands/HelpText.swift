@@ -16,8 +16,10 @@ enum HelpText {
     for setting in Setting.all {
       let left = "  \(setting.flag) \(setting.valueName)"
       let padded = left + String(repeating: " ", count: max(1, 42 - left.count))
-      let sources = [setting.environment.map { "env \($0)" }, setting.key.map { "config \"\($0)\"" }]
-        .compactMap { $0 }.joined(separator: ", ")
+      let sources = [
+        setting.environment.map { "env \($0)" }, setting.key.map { "config \"\($0)\"" },
+      ]
+      .compactMap { $0 }.joined(separator: ", ")
       lines.append(padded + setting.help + (sources.isEmpty ? "" : " [\(sources)]"))
     }
     lines += [

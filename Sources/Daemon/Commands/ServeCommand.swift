@@ -27,7 +27,8 @@ enum ServeCommand {
       tracer = Tracer(path: path)
       if tracer == nil { Log.warn("cannot open the trace file", ["path": path]) }
     }
-    let initialFraming: Framing = if case .fixed(let framing) = configuration.framing { framing } else { .ndjson }
+    let initialFraming: Framing =
+      if case .fixed(let framing) = configuration.framing { framing } else { .ndjson }
     let outbox = Outbox(
       fd: protocolFD, framing: initialFraming,
       maxQueuedBytes: configuration.maxQueuedOutputBytes, tracer: tracer,
@@ -52,8 +53,10 @@ enum ServeCommand {
       "catalogd started",
       ["version": Version.current, "dataDir": configuration.dataDirectory, "pid": String(getpid())])
 
-    StdinReader(connection: connection, outbox: outbox, tracer: tracer, configuration: configuration)
-      .run()
+    StdinReader(
+      connection: connection, outbox: outbox, tracer: tracer, configuration: configuration
+    )
+    .run()
 
     // End of input is a normal end: let running requests answer, then exit 0.
     if !connection.waitUntilIdle(timeout: endOfInputGrace) {

@@ -46,7 +46,8 @@ final class Connection: @unchecked Sendable {
   ) {
     self.sink = sink
     self.daemon = daemon
-    self.methods = Dictionary(methods.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    self.methods = Dictionary(
+      methods.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.onExit = onExit
   }
 
@@ -128,7 +129,8 @@ final class Connection: @unchecked Sendable {
       send(reply, id: id, to: target, wake: false)
       return
     case ("initialize", _):
-      send(.error(.invalidRequest("initialize was already received")), id: id, to: target, wake: false)
+      send(
+        .error(.invalidRequest("initialize was already received")), id: id, to: target, wake: false)
       return
     case (_, .uninitialized):
       send(.error(.serverNotInitialized), id: id, to: target, wake: false)
@@ -179,7 +181,8 @@ final class Connection: @unchecked Sendable {
         }
         finish(sequence, reply)
       }
-      let task = handler.lane?(params).map { lanes.enqueue(method + "\u{0}" + $0, work) }
+      let task =
+        handler.lane?(params).map { lanes.enqueue(method + "\u{0}" + $0, work) }
         ?? Task(operation: work)
       attach(task, to: sequence)
     }

@@ -48,7 +48,8 @@ struct Setting: Sendable {
 
   static let all: [Setting] = [
     Setting(
-      flag: "--framing", environment: "CATALOGD_FRAMING", key: "framing", valueName: "auto|lsp|ndjson",
+      flag: "--framing", environment: "CATALOGD_FRAMING", key: "framing",
+      valueName: "auto|lsp|ndjson",
       help: "message framing; auto detects it from the client's first bytes"
     ) { configuration, value throws(ConfigurationError) in
       guard let mode = FramingMode(value) else { throw invalid("--framing", value) }
@@ -95,12 +96,14 @@ struct Setting: Sendable {
     ) { configuration, value in configuration.kakaoRestAPIKey = value },
     Setting(
       flag: "--upstream-timeout-ms", environment: "CATALOGD_UPSTREAM_TIMEOUT_MS",
-      key: "upstreamTimeoutMs", valueName: "N", help: "time limit of one upstream request (default 10000)"
+      key: "upstreamTimeoutMs", valueName: "N",
+      help: "time limit of one upstream request (default 10000)"
     ) { configuration, value throws(ConfigurationError) in
       configuration.upstreamTimeoutMilliseconds = try positive("--upstream-timeout-ms", value)
     },
     Setting(
-      flag: "--max-message-bytes", environment: "CATALOGD_MAX_MESSAGE_BYTES", key: "maxMessageBytes",
+      flag: "--max-message-bytes", environment: "CATALOGD_MAX_MESSAGE_BYTES",
+      key: "maxMessageBytes",
       valueName: "N", help: "largest message accepted (default 16777216)"
     ) { configuration, value throws(ConfigurationError) in
       configuration.maxMessageBytes = try positive("--max-message-bytes", value)

@@ -53,8 +53,11 @@ enum Log {
   }
 
   private static func quoted(_ value: String) -> String {
-    let plain = !value.isEmpty
-      && value.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") && $0 < 0x7F }
+    let plain =
+      !value.isEmpty
+      && value.utf8.allSatisfy {
+        $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") && $0 < 0x7F
+      }
     if plain { return value }
     return String(decoding: JSON.string(value).serialized(), as: UTF8.self)
   }
