@@ -125,6 +125,28 @@ public struct FrameDecoder: Sendable {
     }
   }
 
+  /// At end of input: the last NDJSON line when it had no final newline (as
+  /// `printf '{…}' | catalogd` sends it), or an error for a truncated LSP message.
+  public mutating func finish() -> Event? {
+    defer { position = buffer.count }
+    switch state {
+    case .line:
+      let range = position..<buffer.count
+      guard !isBlank(range) else { return nil }
+      return range.count > maxMessageBytes ? .error(reason: tooLarge(range.count)) : .message(range)
+    case .headers, .body:
+      guard !isBlank(position..<buffer.count) else { return nil }
+      return .error(reason: "end of input inside a message")
+    case .detecting:
+      guard !isBlank(position..<buffer.count) else { return nil }
+      framing = .ndjson
+      state = .line
+      return finish()
+    case .skipping, .resyncing, .discardingLine:
+      return nil
+    }
+  }
+
   // MARK: - Detection
 
   /// Decides the framing from the first non-blank bytes: a header name

@@ -141,4 +141,17 @@ final class FrameDecoderTests: XCTestCase {
     Framing.ndjson.frame(Array("{}".utf8), into: &out)
     XCTAssertEqual(String(decoding: out, as: UTF8.self), "{}\n")
   }
+
+  func testLastNDJSONLineWithoutNewlineIsDeliveredAtEndOfInput() {
+    var decoder = FrameDecoder(mode: .auto, maxMessageBytes: 100)
+    decoder.append(Array("[1]\n[2]".utf8))
+    XCTAssertEqual(decoder.next(), .message(0..<3))
+    XCTAssertNil(decoder.next())
+    XCTAssertEqual(decoder.finish(), .message(4..<7))
+    XCTAssertNil(decoder.finish())
+    var lsp = FrameDecoder(mode: .auto, maxMessageBytes: 100)
+    lsp.append(Array("Content-Length: 9\r\n\r\n{}".utf8))
+    XCTAssertNil(lsp.next())
+    XCTAssertEqual(lsp.finish(), .error(reason: "end of input inside a message"))
+  }
 }

@@ -32,9 +32,9 @@ struct StdinReader {
         Log.error("cannot read stdin", ["errno": String(errno)])
         return
       }
-      if count == 0 { return }
-      decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-      while let event = decoder.next() {
+      let endOfInput = count == 0
+      if !endOfInput { decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) }
+      while let event = endOfInput ? decoder.finish() : decoder.next() {
         if !framingKnown, let framing = decoder.framing {
           framingKnown = true
           outbox.setFraming(framing)
@@ -55,6 +55,7 @@ struct StdinReader {
         connection.waitForCapacity()
       }
       outbox.flush()
+      if endOfInput { return }
     }
   }
 }
