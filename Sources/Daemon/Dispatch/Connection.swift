@@ -27,6 +27,10 @@ final class Connection: @unchecked Sendable {
     var running: [UInt64: Running] = [:]
     /// The next sequence number.
     var nextSequence: UInt64 = 0
+    /// Replies taken out of `running` and not yet handed to the sink; the
+    /// connection is idle only when this is 0 too, so end of input never
+    /// closes the outbox in front of a reply.
+    var repliesBeingSent = 0
   }
 
   /// Guards `state`; its condition wakes the reader when a slot frees up.
@@ -200,39 +204,45 @@ final class Connection: @unchecked Sendable {
   }
 
   private func attach(_ task: Task<Void, Never>, to sequence: UInt64) {
-    let stillRunning = lock.withLock {
-      guard state.running[sequence] != nil else { return false }
-      state.running[sequence]?.task = task
-      return true
-    }
-    if !stillRunning { task.cancel() }
+    lock.withLock { state.running[sequence]?.task = task }
   }
 
-  /// Sends a task's reply unless a cancellation already answered it.
+  /// Sends a request's reply unless it was already sent (by the handler, or by
+  /// the cancellation fallback): the first caller wins, later ones do nothing.
   private func finish(_ sequence: UInt64, _ reply: Reply) {
     let entry = lock.withLock {
       let entry = state.running.removeValue(forKey: sequence)
-      lock.broadcast()
+      if entry != nil { state.repliesBeingSent += 1 }
       return entry
     }
     guard let entry else { return }
     daemon.statistics.inFlight.subtract(1, ordering: .relaxed)
     send(reply, id: entry.id, to: entry.target, wake: true)
+    lock.withLock {
+      state.repliesBeingSent -= 1
+      lock.broadcast()
+    }
   }
 
-  /// `$/cancelRequest`: answers the running requests with this id with -32800
-  /// at once, then cancels their tasks; an unknown or finished id is ignored.
+  /// How long a cancelled handler may take to wind down before the daemon
+  /// answers -32800 for it anyway.
+  static let cancellationGrace = Duration.milliseconds(500)
+
+  /// `$/cancelRequest`: cancels the running requests with this id; an unknown
+  /// or finished id is ignored. Each is answered when its handler ends (with
+  /// -32800, or its result if it finished first), so the notifications it
+  /// sends while winding down (`loading: false`) still precede its reply. A
+  /// handler that ignores cancellation is answered -32800 after a short grace.
   func cancel(_ id: RequestID) {
     let cancelled = lock.withLock {
-      let sequences = state.running.filter { $0.value.id == id }.map(\.key)
-      let entries = sequences.compactMap { state.running.removeValue(forKey: $0) }
-      if !entries.isEmpty { lock.broadcast() }
-      return entries
+      state.running.filter { $0.value.id == id }.map { (sequence: $0.key, task: $0.value.task) }
     }
-    daemon.statistics.inFlight.subtract(cancelled.count, ordering: .relaxed)
-    for entry in cancelled {
-      send(.error(.requestCancelled), id: entry.id, to: entry.target, wake: true)
-      entry.task?.cancel()
+    for (sequence, task) in cancelled {
+      task?.cancel()
+      Task {
+        try? await Task.sleep(for: Self.cancellationGrace)
+        self.finish(sequence, .error(.requestCancelled))
+      }
     }
   }
 
@@ -253,7 +263,7 @@ final class Connection: @unchecked Sendable {
   func waitUntilIdle(timeout: Double) -> Bool {
     let limit = deadline(after: timeout)
     return lock.withLock {
-      while !state.running.isEmpty {
+      while !state.running.isEmpty || state.repliesBeingSent > 0 {
         guard lock.wait(until: limit) else { return false }
       }
       return true

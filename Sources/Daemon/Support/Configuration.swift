@@ -52,7 +52,7 @@ struct Setting: Sendable {
       valueName: "auto|lsp|ndjson",
       help: "message framing; auto detects it from the client's first bytes"
     ) { configuration, value throws(ConfigurationError) in
-      guard let mode = FramingMode(value) else { throw invalid("--framing", value) }
+      guard let mode = FramingMode(value) else { throw invalid(value) }
       configuration.framing = mode
     },
     Setting(
@@ -67,7 +67,7 @@ struct Setting: Sendable {
       flag: "--log-level", environment: "CATALOGD_LOG_LEVEL", key: "logLevel",
       valueName: "error|warn|info|debug|trace", help: "how much to log on stderr (default info)"
     ) { configuration, value throws(ConfigurationError) in
-      guard let level = LogLevel(name: value) else { throw invalid("--log-level", value) }
+      guard let level = LogLevel(name: value) else { throw invalid(value) }
       configuration.logLevel = level
     },
     Setting(
@@ -99,43 +99,56 @@ struct Setting: Sendable {
       key: "upstreamTimeoutMs", valueName: "N",
       help: "time limit of one upstream request (default 10000)"
     ) { configuration, value throws(ConfigurationError) in
-      configuration.upstreamTimeoutMilliseconds = try positive("--upstream-timeout-ms", value)
+      configuration.upstreamTimeoutMilliseconds = try positive(value)
     },
     Setting(
       flag: "--max-message-bytes", environment: "CATALOGD_MAX_MESSAGE_BYTES",
       key: "maxMessageBytes",
       valueName: "N", help: "largest message accepted (default 16777216)"
     ) { configuration, value throws(ConfigurationError) in
-      configuration.maxMessageBytes = try positive("--max-message-bytes", value)
+      configuration.maxMessageBytes = try positive(value)
     },
     Setting(
       flag: "--max-depth", environment: "CATALOGD_MAX_DEPTH", key: "maxDepth", valueName: "N",
       help: "deepest JSON nesting accepted (default 128, at most 10000)"
     ) { configuration, value throws(ConfigurationError) in
-      configuration.maxDepth = min(try positive("--max-depth", value), JSONParser.maxDepthLimit)
+      configuration.maxDepth = min(try positive(value), JSONParser.maxDepthLimit)
     },
     Setting(
       flag: "--max-in-flight", environment: "CATALOGD_MAX_IN_FLIGHT", key: "maxInFlight",
       valueName: "N", help: "requests running at once before the daemon stops reading (default 256)"
     ) { configuration, value throws(ConfigurationError) in
-      configuration.maxInFlight = try positive("--max-in-flight", value)
+      configuration.maxInFlight = try positive(value)
     },
     Setting(
       flag: "--max-queued-output-bytes", environment: "CATALOGD_MAX_QUEUED_OUTPUT_BYTES",
       key: "maxQueuedOutputBytes", valueName: "N",
       help: "output waiting for the client before the daemon stops reading (default 67108864)"
     ) { configuration, value throws(ConfigurationError) in
-      configuration.maxQueuedOutputBytes = try positive("--max-queued-output-bytes", value)
+      configuration.maxQueuedOutputBytes = try positive(value)
     },
   ]
 
-  private static func invalid(_ flag: String, _ value: String) -> ConfigurationError {
-    ConfigurationError(description: "invalid value for \(flag): \(value)")
+  private static func invalid(_ value: String) -> ConfigurationError {
+    ConfigurationError(description: "invalid value \"\(value)\"")
   }
 
-  private static func positive(_ flag: String, _ value: String) throws(ConfigurationError) -> Int {
-    guard let number = Int(value), number > 0 else { throw invalid(flag, value) }
+  private static func positive(_ value: String) throws(ConfigurationError) -> Int {
+    guard let number = Int(value), number > 0 else {
+      throw ConfigurationError(description: "expected a positive integer, got \"\(value)\"")
+    }
     return number
+  }
+
+  /// Applies `value`, naming where it came from (a flag, a variable, a file's key) in errors.
+  func apply(_ value: String, to configuration: inout Configuration, from source: String)
+    throws(ConfigurationError)
+  {
+    do {
+      try apply(&configuration, value)
+    } catch {
+      throw ConfigurationError(description: "\(source): \(error.description)")
+    }
   }
 }
 
@@ -160,11 +173,13 @@ extension Configuration {
     }
     for setting in Setting.all {
       if let name = setting.environment, let value = environment[name] {
-        try setting.apply(&configuration, value)
+        try setting.apply(value, to: &configuration, from: name)
       }
     }
     for setting in Setting.all {
-      if let value = flags[setting.flag] { try setting.apply(&configuration, value) }
+      if let value = flags[setting.flag] {
+        try setting.apply(value, to: &configuration, from: setting.flag)
+      }
     }
     return configuration
   }
@@ -184,10 +199,11 @@ extension Configuration {
         Log.warn("ignored an unknown key in the config file", ["key": key, "path": path])
         continue
       }
+      let source = "\(path): \(key)"
       switch value {
-      case .string(let text): try setting.apply(&self, text)
-      case .number(let number): try setting.apply(&self, number.text)
-      case .bool(let flag): try setting.apply(&self, String(flag))
+      case .string(let text): try setting.apply(text, to: &self, from: source)
+      case .number(let number): try setting.apply(number.text, to: &self, from: source)
+      case .bool(let flag): try setting.apply(String(flag), to: &self, from: source)
       case .null: continue
       default:
         throw ConfigurationError(description: "\(path): \(key) must be a string or a number")
