@@ -18,6 +18,8 @@ final class Connection: @unchecked Sendable {
     let id: RequestID
     let target: ReplyTarget
     var task: Task<Void, Never>?
+    /// False while the request waits for its lane; then a cancellation is answered at once.
+    var started = false
   }
 
   private struct State {
@@ -173,15 +175,12 @@ final class Connection: @unchecked Sendable {
     case .task(let body):
       let sequence = register(id: id, target: target)
       let work: @Sendable () async -> Void = { [self] in
+        guard start(sequence) else { return }
         let reply: Reply
-        if Task.isCancelled {
-          reply = .error(.requestCancelled)
-        } else {
-          do {
-            reply = .result(try await body(params, context))
-          } catch {
-            reply = .error(wireError(error, method: method))
-          }
+        do {
+          reply = .result(try await body(params, context))
+        } catch {
+          reply = .error(wireError(error, method: method))
         }
         finish(sequence, reply)
       }
@@ -200,6 +199,15 @@ final class Connection: @unchecked Sendable {
       state.running[state.nextSequence] = Running(id: id, target: target, task: nil)
       daemon.statistics.inFlight.add(1, ordering: .relaxed)
       return state.nextSequence
+    }
+  }
+
+  /// Marks a request's handler as started; false when it was cancelled while waiting.
+  private func start(_ sequence: UInt64) -> Bool {
+    lock.withLock {
+      guard state.running[sequence] != nil else { return false }
+      state.running[sequence]?.started = true
+      return true
     }
   }
 
@@ -232,13 +240,19 @@ final class Connection: @unchecked Sendable {
   /// or finished id is ignored. Each is answered when its handler ends (with
   /// -32800, or its result if it finished first), so the notifications it
   /// sends while winding down (`loading: false`) still precede its reply. A
-  /// handler that ignores cancellation is answered -32800 after a short grace.
+  /// handler that ignores cancellation is answered -32800 after a short
+  /// grace; one that has not started yet (waiting for its lane) at once.
   func cancel(_ id: RequestID) {
     let cancelled = lock.withLock {
-      state.running.filter { $0.value.id == id }.map { (sequence: $0.key, task: $0.value.task) }
+      state.running.filter { $0.value.id == id }
+        .map { (sequence: $0.key, task: $0.value.task, started: $0.value.started) }
     }
-    for (sequence, task) in cancelled {
+    for (sequence, task, started) in cancelled {
       task?.cancel()
+      guard started else {
+        finish(sequence, .error(.requestCancelled))
+        continue
+      }
       Task {
         try? await Task.sleep(for: Self.cancellationGrace)
         self.finish(sequence, .error(.requestCancelled))
