@@ -21,12 +21,21 @@ public struct FrameDecoder: Sendable {
 
   private enum State: Sendable {
     case detecting
-    case headers
+    case headers(HeaderBlock)
+    /// Dropping the rest of an overlong header line (an unknown header) up to its newline.
+    case discardingHeaderLine(HeaderBlock)
     case body(length: Int)
     case skipping(remaining: Int)
     case resyncing
     case line
     case discardingLine
+  }
+
+  /// What the header lines read so far of one LSP message said.
+  private struct HeaderBlock: Sendable {
+    var contentLength: Int?
+    var problem: String?
+    var sawHeader = false
   }
 
   /// The framing in use: fixed, or detected from the first non-blank byte; `nil` until then.
@@ -53,7 +62,7 @@ public struct FrameDecoder: Sendable {
       state = .detecting
     case .fixed(let framing):
       self.framing = framing
-      state = framing == .lsp ? .headers : .line
+      state = framing == .lsp ? .headers(HeaderBlock()) : .line
     }
   }
 
@@ -78,17 +87,21 @@ public struct FrameDecoder: Sendable {
       switch state {
       case .detecting:
         guard detectFraming() else { return nil }
-      case .headers:
-        switch readHeaders() {
-        case .needMore: return nil
-        case .proceed: continue
-        case .event(let event): return event
+      case .headers(let block):
+        if let event = readHeaders(block) { return event }
+        if case .headers = state { return nil }
+      case .discardingHeaderLine(let block):
+        guard let newline = indexOfNewline(from: position) else {
+          position = buffer.count
+          return nil
         }
+        position = newline + 1
+        state = .headers(block)
       case .body(let length):
         guard buffer.count - position >= length else { return nil }
         let range = position..<position + length
         position += length
-        state = .headers
+        state = .headers(HeaderBlock())
         return .message(range)
       case .skipping(let remaining):
         let skipped = min(remaining, buffer.count - position)
@@ -97,7 +110,7 @@ public struct FrameDecoder: Sendable {
           state = .skipping(remaining: remaining - skipped)
           return nil
         }
-        state = .headers
+        state = .headers(HeaderBlock())
       case .resyncing:
         guard resynchronise() else { return nil }
       case .line:
@@ -134,7 +147,7 @@ public struct FrameDecoder: Sendable {
       let range = position..<buffer.count
       guard !isBlank(range) else { return nil }
       return range.count > maxMessageBytes ? .error(reason: tooLarge(range.count)) : .message(range)
-    case .headers, .body:
+    case .headers, .discardingHeaderLine, .body:
       guard !isBlank(position..<buffer.count) else { return nil }
       return .error(reason: "end of input inside a message")
     case .detecting:
@@ -162,72 +175,86 @@ public struct FrameDecoder: Sendable {
     if index == buffer.count && index - position < 64 { return false }
     let isHeader = index > position && index < buffer.count && buffer[index] == UInt8(ascii: ":")
     framing = isHeader ? .lsp : .ndjson
-    state = isHeader ? .headers : .line
+    state = isHeader ? .headers(HeaderBlock()) : .line
     return true
   }
 
   // MARK: - LSP headers
 
-  private enum HeaderOutcome {
-    case needMore
-    /// Progress was made (blank lines skipped, or a header block read); go on.
-    case proceed
-    case event(Event)
-  }
-
-  private mutating func readHeaders() -> HeaderOutcome {
-    var index = position
-    var contentLength: Int?
-    var lengthProblem: String?
-    var sawHeader = false
+  /// Reads complete header lines, consuming each as it goes, so a header
+  /// block never has to be held whole. Returns an event, or `nil` when the
+  /// state changed (go on) or more bytes are needed (state still `.headers`).
+  private mutating func readHeaders(_ start: HeaderBlock) -> Event? {
+    var block = start
     while true {
-      guard let newline = indexOfNewline(from: index) else {
-        guard buffer.count - position > Self.maxHeaderBytes else { return .needMore }
-        return .event(failAndResync("header block longer than \(Self.maxHeaderBytes) bytes"))
+      guard let newline = indexOfNewline(from: position) else {
+        guard buffer.count - position > Self.maxHeaderBytes else {
+          state = .headers(block)
+          return nil
+        }
+        // An overlong line: tolerated when it is an unknown header, dropped as it streams.
+        guard let colon = headerNameEnd(position..<(position + Self.maxHeaderBytes)),
+          !isContentLength(position..<colon)
+        else {
+          position += 1
+          return failAndResync("malformed header line")
+        }
+        block.sawHeader = true
+        position = buffer.count
+        state = .discardingHeaderLine(block)
+        return nil
       }
       var end = newline
-      if end > index && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-      if end == index {
-        index = newline + 1
-        if sawHeader { break }
+      if end > position && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+      if end == position {
+        position = newline + 1
         // Blank lines between messages are tolerated, as most servers do.
-        position = index
-        return .proceed
+        if block.sawHeader { return endOfHeaders(block) }
+        continue
       }
-      guard let colon = buffer[index..<end].firstIndex(of: UInt8(ascii: ":")), colon > index,
-        buffer[index..<colon].allSatisfy(isTokenByte)
-      else {
-        position = index + 1
-        state = .resyncing
-        return .event(.error(reason: "malformed header line"))
+      guard let colon = headerNameEnd(position..<end) else {
+        position += 1
+        return failAndResync("malformed header line")
       }
-      sawHeader = true
-      if isContentLength(index..<colon) {
+      block.sawHeader = true
+      if isContentLength(position..<colon) {
         let value = buffer[(colon + 1)..<end].drop(while: isWhitespace).reversed()
           .drop(while: isWhitespace).reversed()
         if let length = parseLength(Array(value)) {
-          if let contentLength, contentLength != length {
-            lengthProblem = "conflicting Content-Length headers"
+          if let known = block.contentLength, known != length {
+            block.problem = "conflicting Content-Length headers"
           }
-          contentLength = length
+          block.contentLength = length
         } else {
-          lengthProblem = "invalid Content-Length value"
+          block.problem = "invalid Content-Length value"
         }
       }
-      index = newline + 1
+      position = newline + 1
     }
-    position = index
-    if let lengthProblem { return .event(failAndResync(lengthProblem)) }
-    guard let contentLength else { return .event(failAndResync("missing Content-Length header")) }
+  }
+
+  /// The end of a header name followed by `:` in `range`, or `nil` when the line is no header.
+  private func headerNameEnd(_ range: Range<Int>) -> Int? {
+    guard let colon = buffer[range].firstIndex(of: UInt8(ascii: ":")), colon > range.lowerBound,
+      buffer[range.lowerBound..<colon].allSatisfy(isTokenByte)
+    else { return nil }
+    return colon
+  }
+
+  private mutating func endOfHeaders(_ block: HeaderBlock) -> Event? {
+    if let problem = block.problem { return failAndResync(problem) }
+    guard let contentLength = block.contentLength else {
+      return failAndResync("missing Content-Length header")
+    }
     guard contentLength <= maxMessageBytes else {
-      if contentLength <= Self.maxSkippableBytes {
-        state = .skipping(remaining: contentLength)
-        return .event(.error(reason: tooLarge(contentLength)))
+      guard contentLength <= Self.maxSkippableBytes else {
+        return failAndResync(tooLarge(contentLength))
       }
-      return .event(failAndResync(tooLarge(contentLength)))
+      state = .skipping(remaining: contentLength)
+      return .error(reason: tooLarge(contentLength))
     }
     state = .body(length: contentLength)
-    return .proceed
+    return nil
   }
 
   private mutating func failAndResync(_ reason: String) -> Event {
@@ -242,7 +269,7 @@ public struct FrameDecoder: Sendable {
     while index + needle.count <= buffer.count {
       if buffer[index] | 0x20 == needle[0] && matchesLowercased(needle, at: index) {
         position = index
-        state = .headers
+        state = .headers(HeaderBlock())
         return true
       }
       index += 1

@@ -169,7 +169,9 @@ final class ConnectionTests: XCTestCase {
     XCTAssertEqual(sent.withLock { $0 }.first?["params"]?["token"], "t1")
   }
 
-  func testInFlightLimitBlocksTheReaderUntilASlotFrees() {
+  /// With every slot taken, requests queue (and the reader stops once the
+  /// queue is full), but a cancellation still gets through at once.
+  func testInFlightLimitQueuesRequestsAndCancelStillWorks() {
     var configuration = Configuration()
     configuration.maxInFlight = 2
     configuration.dataDirectory =
@@ -180,12 +182,38 @@ final class ConnectionTests: XCTestCase {
       sink: sink, daemon: daemon, methods: MethodRegistry.all, onExit: { _ in })
     connection = limited
     initialize()
-    request(1, "daemon/sleep", #"{"ms":100}"#)
+    request(1, "daemon/sleep", #"{"ms":60000}"#)
     request(2, "daemon/sleep", #"{"ms":100}"#)
+    request(3, "daemon/sleep", #"{"ms":0}"#)
+    request(4, "daemon/echo", "[4]")
     XCTAssertEqual(limited.inFlightCount, 2)
+    // The queue (3, 4) is full: the reader would wait here until request 2 ends.
     let started = monotonicSeconds()
-    limited.waitForCapacity()
+    limited.waitForRoom()
     XCTAssertGreaterThan(monotonicSeconds() - started, 0.05)
-    XCTAssertLessThan(limited.inFlightCount, 2)
+    send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#)
+    let messages = wait(forReplies: [1, 2, 3, 4])
+    XCTAssertEqual(replies(messages, id: 1).first?["error"]?["code"], -32800)
+    let order = messages.compactMap { $0["id"]?.intValue }.filter { $0 != 0 }
+    XCTAssertEqual(order.firstIndex(of: 3).map { $0 < order.firstIndex(of: 4)! }, true)
+  }
+
+  func testQueuedRequestIsCancelledAtOnce() {
+    var configuration = Configuration()
+    configuration.maxInFlight = 1
+    configuration.dataDirectory =
+      FileManager.default.temporaryDirectory.path + "/catalogd-tests-\(UUID())"
+    let daemon = DaemonContext(
+      configuration: configuration, services: ServiceHub(configuration: configuration))
+    connection = Connection(
+      sink: sink, daemon: daemon, methods: MethodRegistry.all, onExit: { _ in })
+    initialize()
+    request(1, "daemon/sleep", #"{"ms":60000}"#)
+    request(2, "daemon/sleep", #"{"ms":0}"#)
+    send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}"#)
+    let messages = wait(forReplies: [2], timeout: 2)
+    XCTAssertEqual(replies(messages, id: 2).first?["error"]?["code"], -32800)
+    send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#)
+    XCTAssertTrue(connection.waitUntilIdle(timeout: 2))
   }
 }

@@ -2,6 +2,8 @@ import Protocol
 import XCTest
 
 final class FrameDecoderTests: XCTestCase {
+  typealias Event = FrameDecoder.Event
+
   /// Feeds `chunks` and returns what came out: bodies as strings, errors as "!reason".
   func decode(_ chunks: [[UInt8]], mode: FramingMode = .auto, max: Int = 1 << 20) -> [String] {
     var decoder = FrameDecoder(mode: mode, maxMessageBytes: max)
@@ -119,12 +121,29 @@ final class FrameDecoderTests: XCTestCase {
     XCTAssertEqual(out, ["!message exceeds the limit of 20 bytes", "[7]"])
   }
 
-  func testHeaderBlockWithoutEndIsBounded() {
+  func testHeaderLineWithoutColonOrEndIsMalformed() {
     var decoder = FrameDecoder(mode: .fixed(.lsp), maxMessageBytes: 100)
     decoder.append([UInt8](repeating: UInt8(ascii: "a"), count: 10_000))
-    XCTAssertEqual(decoder.next(), .error(reason: "header block longer than 8192 bytes"))
+    XCTAssertEqual(decoder.next(), .error(reason: "malformed header line"))
     XCTAssertNil(decoder.next())
     XCTAssertLessThan(decoder.pendingByteCount, 20)
+  }
+
+  /// A huge unknown header is dropped as it streams; the message it belongs to is served.
+  func testOverlongUnknownHeaderIsSkippedWithBoundedMemory() {
+    var decoder = FrameDecoder(mode: .fixed(.lsp), maxMessageBytes: 100)
+    var out: [Event] = []
+    decoder.append(Array("X-Junk: ".utf8))
+    for _ in 0..<100 {
+      decoder.append([UInt8](repeating: UInt8(ascii: "j"), count: 10_000))
+      while let event = decoder.next() { out.append(event) }
+      XCTAssertLessThanOrEqual(decoder.pendingByteCount, 20_000)
+    }
+    decoder.append(Array(("\r\n" + lsp("[1]")).utf8))
+    while let event = decoder.next() { out.append(event) }
+    XCTAssertEqual(out.count, 1)
+    guard case .message(let range) = out.first else { return XCTFail("\(out)") }
+    XCTAssertEqual(String(decoding: decoder.buffer[range], as: UTF8.self), "[1]")
   }
 
   func testBlankLinesBetweenMessagesAreIgnored() {

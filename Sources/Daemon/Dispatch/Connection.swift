@@ -4,13 +4,28 @@ import Protocol
 /// lifecycle, runs handlers, and guarantees every request exactly one reply —
 /// also when it fails, is cancelled, or races with its own cancellation.
 ///
-/// `receive` is called from one thread (the stdin reader) in arrival order;
-/// replies of concurrent handlers arrive from any thread.
+/// Requests pass through a queue in arrival order and start while fewer than
+/// `maxInFlight` handlers run; notifications (`$/cancelRequest`, `exit`) act
+/// at once, so a client can cancel even when every slot is taken. The reader
+/// stops reading only when the queue itself is full.
+///
+/// `receive` is called from one thread (the stdin reader); replies of
+/// concurrent handlers arrive from any thread.
 ///
 /// `@unchecked Sendable`: `state` is only touched while holding `lock`.
 final class Connection: @unchecked Sendable {
   private enum Lifecycle {
     case uninitialized, running, shuttingDown
+  }
+
+  /// A request waiting in the queue.
+  private struct Queued {
+    let id: RequestID
+    let method: String
+    let params: JSON?
+    let target: ReplyTarget
+    /// True when its handler runs as a task and so needs a slot.
+    let needsSlot: Bool
   }
 
   /// A request whose handler runs as a task.
@@ -25,6 +40,12 @@ final class Connection: @unchecked Sendable {
   private struct State {
     /// Where the session is in initialize → shutdown → exit.
     var lifecycle = Lifecycle.uninitialized
+    /// Requests received and not started, oldest first.
+    var queue: [Queued] = []
+    /// The index of the oldest request in `queue` (the array is compacted now and then).
+    var queueHead = 0
+    /// True while a thread takes requests off the queue; one at a time keeps arrival order.
+    var draining = false
     /// Tasks' requests by sequence number (ids may repeat; sequence numbers don't).
     var running: [UInt64: Running] = [:]
     /// The next sequence number.
@@ -33,9 +54,11 @@ final class Connection: @unchecked Sendable {
     /// connection is idle only when this is 0 too, so end of input never
     /// closes the outbox in front of a reply.
     var repliesBeingSent = 0
+
+    var queuedCount: Int { queue.count - queueHead }
   }
 
-  /// Guards `state`; its condition wakes the reader when a slot frees up.
+  /// Guards `state`; its condition wakes the reader when there is room.
   private let lock = ConditionLock()
   private var state = State()
 
@@ -45,6 +68,14 @@ final class Connection: @unchecked Sendable {
   private let lanes = SerialLanes()
   /// Called for `exit`, with the status the contract gives.
   private let onExit: @Sendable (Int32) -> Void
+  /// Handlers running as tasks at once, at most.
+  private let maxInFlight: Int
+  /// Requests waiting to start, at most, before the reader stops reading.
+  private let maxQueued: Int
+
+  /// How long a cancelled handler may take to wind down before the daemon
+  /// answers -32800 for it anyway.
+  static let cancellationGrace = Duration.milliseconds(500)
 
   init(
     sink: any MessageSink, daemon: DaemonContext, methods: [Method],
@@ -55,6 +86,8 @@ final class Connection: @unchecked Sendable {
     self.methods = Dictionary(
       methods.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.onExit = onExit
+    maxInFlight = daemon.configuration.maxInFlight
+    maxQueued = daemon.configuration.maxInFlight
   }
 
   // MARK: - Incoming
@@ -71,6 +104,7 @@ final class Connection: @unchecked Sendable {
     }
     guard case .array(let elements) = json else {
       handle(IncomingMessage(json), target: .single)
+      drain(wake: false)
       return
     }
     guard !elements.isEmpty else {
@@ -81,6 +115,7 @@ final class Connection: @unchecked Sendable {
     for (index, element) in elements.enumerated() {
       handle(IncomingMessage(element), target: .batch(batch, index: index))
     }
+    drain(wake: false)
   }
 
   /// Answers a message the framing layer could not delimit.
@@ -93,7 +128,12 @@ final class Connection: @unchecked Sendable {
     switch message {
     case .request(let id, let method, let params):
       daemon.statistics.count(.received)
-      handleRequest(id: id, method: method, params: params, target: target)
+      let needsSlot: Bool =
+        if case .task = methods[method]?.body { true } else { false }
+      lock.withLock {
+        state.queue.append(
+          Queued(id: id, method: method, params: params, target: target, needsSlot: needsSlot))
+      }
     case .notification(let method, let params):
       skip(target)
       handleNotification(method: method, params: params)
@@ -121,7 +161,34 @@ final class Connection: @unchecked Sendable {
     }
   }
 
-  private func handleRequest(id: RequestID, method: String, params: JSON?, target: ReplyTarget) {
+  // MARK: - The queue
+
+  /// Starts queued requests, oldest first, while slots are free. One thread
+  /// drains at a time; a thread that finds another draining leaves it the work.
+  private func drain(wake: Bool) {
+    while true {
+      let next: Queued? = lock.withLock {
+        if state.draining { return nil }
+        guard state.queuedCount > 0 else { return nil }
+        let head = state.queue[state.queueHead]
+        if head.needsSlot && state.running.count >= maxInFlight { return nil }
+        state.draining = true
+        state.queueHead += 1
+        if state.queueHead > 64 && state.queueHead * 2 > state.queue.count {
+          state.queue.removeFirst(state.queueHead)
+          state.queueHead = 0
+        }
+        lock.broadcast()  // room in the queue for the reader
+        return head
+      }
+      guard let next else { return }
+      dispatch(next, wake: wake)
+      lock.withLock { state.draining = false }
+    }
+  }
+
+  private func dispatch(_ request: Queued, wake: Bool) {
+    let (id, method, params, target) = (request.id, request.method, request.params, request.target)
     let lifecycle = lock.withLock { state.lifecycle }
     switch (method, lifecycle) {
     case ("initialize", .uninitialized):
@@ -132,27 +199,27 @@ final class Connection: @unchecked Sendable {
       } catch {
         reply = .error(wireError(error, method: method))
       }
-      send(reply, id: id, to: target, wake: false)
+      send(reply, id: id, to: target, wake: wake)
       return
     case ("initialize", _):
       send(
-        .error(.invalidRequest("initialize was already received")), id: id, to: target, wake: false)
+        .error(.invalidRequest("initialize was already received")), id: id, to: target, wake: wake)
       return
     case (_, .uninitialized):
-      send(.error(.serverNotInitialized), id: id, to: target, wake: false)
+      send(.error(.serverNotInitialized), id: id, to: target, wake: wake)
       return
     case (_, .shuttingDown):
-      send(.error(.invalidRequest("the server is shutting down")), id: id, to: target, wake: false)
+      send(.error(.invalidRequest("the server is shutting down")), id: id, to: target, wake: wake)
       return
     case ("shutdown", .running):
       lock.withLock { state.lifecycle = .shuttingDown }
-      send(.result(.null), id: id, to: target, wake: false)
+      send(.result(.null), id: id, to: target, wake: wake)
       return
     case (_, .running):
       break
     }
     guard let handler = methods[method] else {
-      send(.error(.methodNotFound(method)), id: id, to: target, wake: false)
+      send(.error(.methodNotFound(method)), id: id, to: target, wake: wake)
       return
     }
     let notify: @Sendable (String, JSON?) -> Void = { [sink] method, params in
@@ -171,7 +238,7 @@ final class Connection: @unchecked Sendable {
       } catch {
         reply = .error(wireError(error, method: method))
       }
-      send(reply, id: id, to: target, wake: false)
+      send(reply, id: id, to: target, wake: wake)
     case .task(let body):
       let sequence = register(id: id, target: target)
       let work: @Sendable () async -> Void = { [self] in
@@ -187,7 +254,7 @@ final class Connection: @unchecked Sendable {
       let task =
         handler.lane?(params).map { lanes.enqueue(method + "\u{0}" + $0, work) }
         ?? Task(operation: work)
-      attach(task, to: sequence)
+      lock.withLock { state.running[sequence]?.task = task }
     }
   }
 
@@ -211,12 +278,9 @@ final class Connection: @unchecked Sendable {
     }
   }
 
-  private func attach(_ task: Task<Void, Never>, to sequence: UInt64) {
-    lock.withLock { state.running[sequence]?.task = task }
-  }
-
   /// Sends a request's reply unless it was already sent (by the handler, or by
   /// the cancellation fallback): the first caller wins, later ones do nothing.
+  /// The freed slot goes to the next queued request.
   private func finish(_ sequence: UInt64, _ reply: Reply) {
     let entry = lock.withLock {
       let entry = state.running.removeValue(forKey: sequence)
@@ -230,24 +294,32 @@ final class Connection: @unchecked Sendable {
       state.repliesBeingSent -= 1
       lock.broadcast()
     }
+    drain(wake: true)
   }
 
-  /// How long a cancelled handler may take to wind down before the daemon
-  /// answers -32800 for it anyway.
-  static let cancellationGrace = Duration.milliseconds(500)
-
-  /// `$/cancelRequest`: cancels the running requests with this id; an unknown
-  /// or finished id is ignored. Each is answered when its handler ends (with
-  /// -32800, or its result if it finished first), so the notifications it
-  /// sends while winding down (`loading: false`) still precede its reply. A
-  /// handler that ignores cancellation is answered -32800 after a short
-  /// grace; one that has not started yet (waiting for its lane) at once.
+  /// `$/cancelRequest`: cancels the requests with this id; an unknown or
+  /// finished id is ignored. A queued request, or one waiting for its lane,
+  /// is answered -32800 at once. A running one is answered when its handler
+  /// ends (with -32800, or its result if it finished first), so what it sends
+  /// while winding down (`loading: false`) still precedes its reply; a handler
+  /// that ignores cancellation is answered -32800 after a short grace.
   func cancel(_ id: RequestID) {
-    let cancelled = lock.withLock {
-      state.running.filter { $0.value.id == id }
+    let (queued, running) = lock.withLock {
+      let queued = state.queue[state.queueHead...].filter { $0.id == id }
+      if !queued.isEmpty {
+        let kept = state.queue[state.queueHead...].filter { $0.id != id }
+        state.queue.removeSubrange(state.queueHead...)
+        state.queue += kept
+        lock.broadcast()
+      }
+      let running = state.running.filter { $0.value.id == id }
         .map { (sequence: $0.key, task: $0.value.task, started: $0.value.started) }
+      return (queued, running)
     }
-    for (sequence, task, started) in cancelled {
+    for request in queued {
+      send(.error(.requestCancelled), id: request.id, to: request.target, wake: true)
+    }
+    for (sequence, task, started) in running {
       task?.cancel()
       guard started else {
         finish(sequence, .error(.requestCancelled))
@@ -263,30 +335,33 @@ final class Connection: @unchecked Sendable {
   /// Requests running as tasks now.
   var inFlightCount: Int { lock.withLock { state.running.count } }
 
-  /// Blocks the reader while `maxInFlight` requests run, so a client that
-  /// floods the daemon is slowed down instead of growing its memory.
-  func waitForCapacity() {
-    let limit = daemon.configuration.maxInFlight
+  /// Blocks the reader while the queue of requests waiting for a slot is
+  /// full, so a client that floods the daemon is slowed down instead of
+  /// growing its memory.
+  func waitForRoom() {
     lock.withLock {
-      while state.running.count >= limit { lock.wait() }
+      while state.queuedCount >= maxQueued { lock.wait() }
     }
   }
 
-  /// Waits up to `timeout` seconds for running requests to finish; false on time-out.
+  /// Waits up to `timeout` seconds for queued and running requests to be
+  /// answered; false on time-out.
   @discardableResult
   func waitUntilIdle(timeout: Double) -> Bool {
     let limit = deadline(after: timeout)
     return lock.withLock {
-      while !state.running.isEmpty || state.repliesBeingSent > 0 {
+      while state.queuedCount > 0 || !state.running.isEmpty || state.repliesBeingSent > 0 {
         guard lock.wait(until: limit) else { return false }
       }
       return true
     }
   }
 
-  /// Cancels every running request (end of input after the grace period).
+  /// Cancels every queued and running request (end of input after the grace period).
   func cancelAll() {
-    let ids = lock.withLock { state.running.values.map(\.id) }
+    let ids = lock.withLock {
+      state.running.values.map(\.id) + state.queue[state.queueHead...].map(\.id)
+    }
     for id in Set(ids) { cancel(id) }
   }
 

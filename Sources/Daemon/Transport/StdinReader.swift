@@ -7,9 +7,9 @@ import Protocol
 /// The one reader of the protocol stream: reads stdin, splits it into
 /// messages and hands them to the connection in arrival order.
 ///
-/// Before each read it waits for room in the outbox and for a free slot for
-/// a request, so a client that sends faster than it reads, or floods the
-/// daemon with slow requests, is slowed down rather than buffered without bound.
+/// Before each read it waits for room in the outbox and in the connection's
+/// queue of requests, so a client that sends faster than it reads, or floods
+/// the daemon with slow requests, is slowed down rather than buffered without bound.
 struct StdinReader {
   let connection: Connection
   let outbox: Outbox
@@ -25,7 +25,7 @@ struct StdinReader {
     defer { chunk.deallocate() }
     while true {
       outbox.waitForRoom()
-      connection.waitForCapacity()
+      connection.waitForRoom()
       let count = read(0, chunk.baseAddress, chunk.count)
       if count < 0 {
         if errno == EINTR { continue }
@@ -52,7 +52,7 @@ struct StdinReader {
           Log.warn("framing error", ["reason": reason])
           connection.receiveFramingError(reason)
         }
-        connection.waitForCapacity()
+        connection.waitForRoom()
       }
       outbox.flush()
       if endOfInput { return }

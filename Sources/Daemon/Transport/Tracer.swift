@@ -21,9 +21,20 @@ final class Tracer: Sendable {
     case outgoing = "->"
   }
 
+  /// Records one message on one line. Line breaks in a body can only be
+  /// whitespace between JSON tokens, so they are written as spaces; bytes that
+  /// are not UTF-8 (a client's garbage) become U+FFFD, so the trace stays text.
   func record(_ direction: Direction, _ body: UnsafeBufferPointer<UInt8>) {
     var line = Array("\(Timestamp.now()) \(direction.rawValue) ".utf8)
-    line.append(contentsOf: body)
+    let start = line.count
+    if String(validating: body, as: UTF8.self) != nil {
+      line.append(contentsOf: body)
+    } else {
+      line.append(contentsOf: String(decoding: body, as: UTF8.self).utf8)
+    }
+    for index in start..<line.count where line[index] == 0x0A || line[index] == 0x0D {
+      line[index] = UInt8(ascii: " ")
+    }
     line.append(UInt8(ascii: "\n"))
     line.withUnsafeBytes { _ = writeAll(fd, $0) }
   }
