@@ -1,0 +1,68 @@
+import Glibc
+
+/// The command line, parsed.
+struct Options {
+  static let usage = """
+    usage: catalogd-bench [--binary PATH] [--requests N] [--framing ndjson|lsp]
+                          [--pingpong N] [--spawns N] [--timeout SECONDS] [--json]
+           catalogd-bench --calibrate [--framing ndjson|lsp] [--json]
+
+      --binary PATH      the daemon (default $CATALOGD_BIN, else .build/release/catalogd)
+      --requests N       pipelined echo requests per framing; 0 skips (default 100000)
+      --framing F        only this framing (default: throughput in both, the rest in ndjson)
+      --pingpong N       timed round trips after 1000 of warm-up; 0 skips (default 20000)
+      --spawns N         fresh daemons timed to their initialize reply; 0 skips (default 50)
+      --timeout SECONDS  a daemon still running this long is killed (default 120)
+      --json             print one JSON object instead of a line per figure
+      --calibrate        measure the bench's own ceiling with no daemon (10^6 requests)
+    """
+
+  var binary = getenv("CATALOGD_BIN").map { String(cString: $0) } ?? ".build/release/catalogd"
+  var requests = 100_000
+  var framings = Framing.allCases
+  var pingPongRoundTrips = 20_000
+  var spawns = 50
+  var timeoutSeconds = 120
+  var json = false
+  var calibrate = false
+  var help = false
+
+  init(_ arguments: some Sequence<String>) throws {
+    var arguments = arguments.makeIterator()
+    while let argument = arguments.next() {
+      // Both `--name value` and `--name=value`.
+      let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+      let name = parts.first ?? argument
+      func value() throws -> String {
+        if parts.count == 2 { return parts[1] }
+        guard let next = arguments.next() else { throw BenchError.usage("\(name) needs a value") }
+        return next
+      }
+      func count() throws -> Int {
+        let text = try value()
+        guard let number = Int(text), number >= 0 else {
+          throw BenchError.usage("\(name) needs a whole number, not \(text)")
+        }
+        return number
+      }
+      switch name {
+      case "--binary": binary = try value()
+      case "--requests": requests = try count()
+      case "--pingpong": pingPongRoundTrips = try count()
+      case "--spawns": spawns = try count()
+      case "--timeout": timeoutSeconds = max(1, try count())
+      case "--json": json = true
+      case "--calibrate": calibrate = true
+      case "-h", "--help": help = true
+      case "--framing":
+        let text = try value()
+        guard let framing = Framing(rawValue: text) else {
+          throw BenchError.usage("--framing is ndjson or lsp, not \(text)")
+        }
+        framings = [framing]
+      default: throw BenchError.usage("unknown option \(argument)")
+      }
+    }
+    if requests > 1_000_000_000 { throw BenchError.usage("--requests is at most 1000000000") }
+  }
+}
