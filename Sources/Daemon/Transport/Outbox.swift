@@ -24,8 +24,15 @@ final class Outbox: MessageSink, @unchecked Sendable {
   private var framing: Framing
   /// True while the writer thread sleeps for want of bytes.
   private var writerIdle = false
-  /// True while `pending` is being written (the writer holds those bytes outside the lock).
-  private var writing = false
+  /// True while the writer thread writes bytes it took out of `pending`.
+  private var writerBusy = false
+  /// True while the reader thread writes a small run of replies itself (see `flush`).
+  private var readerWriting = false
+  /// The reader's own write buffer, used only by the reader thread in `flush`.
+  private var readerChunk: [UInt8] = []
+  /// Threads waiting in `drain`; wake-ups after the reader's own writes are
+  /// skipped when nobody waits, which saves the writer thread a futex round trip.
+  private var drainWaiters = 0
   /// Set once stdout is gone (the client closed its end); later messages are dropped.
   private var broken = false
   /// Set by `close()`: the writer exits once `pending` is empty.
@@ -63,10 +70,36 @@ final class Outbox: MessageSink, @unchecked Sendable {
     }
   }
 
+  /// Replies up to this size are written by the reader thread itself when
+  /// the writer thread is idle: a lone request's reply then goes out without
+  /// a hand-off between threads (the round-trip latency). Larger runs go to
+  /// the writer thread, so reading and writing overlap under load.
+  static let directWriteLimit = 16 << 10
+
+  /// Sends what the reader queued with `wake: false`. Called by the reader thread only.
   func flush() {
-    lock.withLock {
-      if writerIdle && !pending.isEmpty { lock.broadcast() }
+    let direct: Bool = lock.withLock {
+      guard !pending.isEmpty, !broken else { return false }
+      guard writerIdle, !writerBusy, pending.count <= Self.directWriteLimit else {
+        if writerIdle { lock.broadcast() }
+        return false
+      }
+      swap(&readerChunk, &pending)
+      readerWriting = true
+      return true
     }
+    guard direct else { return }
+    let ok = readerChunk.withUnsafeBytes { writeAll(fd, $0) }
+    readerChunk.removeAll(keepingCapacity: true)
+    lock.withLock {
+      readerWriting = false
+      if !ok {
+        broken = true
+        pending = []
+      }
+      if !ok || !pending.isEmpty || closing || drainWaiters > 0 { lock.broadcast() }
+    }
+    if !ok { onBrokenPipe() }
   }
 
   /// Blocks the calling thread (the stdin reader) while too much output is waiting.
@@ -87,8 +120,9 @@ final class Outbox: MessageSink, @unchecked Sendable {
     var chunk: [UInt8] = []
     while true {
       let done: Bool = lock.withLock {
-        writing = false
-        while pending.isEmpty && !closing {
+        writerBusy = false
+        // Bytes queued during the reader's own write go out after it, in order.
+        while (pending.isEmpty && !closing) || readerWriting {
           writerIdle = true
           lock.broadcast()  // room for the reader, and `drain` waiters
           lock.wait()
@@ -96,7 +130,7 @@ final class Outbox: MessageSink, @unchecked Sendable {
         writerIdle = false
         if pending.isEmpty { return true }
         swap(&chunk, &pending)
-        writing = true
+        writerBusy = true
         lock.broadcast()
         return false
       }
@@ -107,7 +141,7 @@ final class Outbox: MessageSink, @unchecked Sendable {
         lock.withLock {
           broken = true
           pending = []
-          writing = false
+          writerBusy = false
           lock.broadcast()
         }
         onBrokenPipe()
@@ -115,7 +149,7 @@ final class Outbox: MessageSink, @unchecked Sendable {
       }
     }
     lock.withLock {
-      writing = false
+      writerBusy = false
       lock.broadcast()
     }
   }
@@ -125,7 +159,9 @@ final class Outbox: MessageSink, @unchecked Sendable {
   func drain(timeout: Double) -> Bool {
     let limit = deadline(after: timeout)
     return lock.withLock {
-      while (!pending.isEmpty || writing) && !broken {
+      drainWaiters += 1
+      defer { drainWaiters -= 1 }
+      while (!pending.isEmpty || writerBusy || readerWriting) && !broken {
         if writerIdle { lock.broadcast() }
         guard lock.wait(until: limit) else { return false }
       }
