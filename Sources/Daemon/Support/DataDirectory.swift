@@ -1,5 +1,9 @@
 import FoundationEssentials
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The daemon's own folder (`--data-dir`): created on first use.
 struct DataDirectory {
   let path: String
@@ -17,20 +21,31 @@ struct DataDirectory {
   }
 
   /// The UUID this data dir gives a client that sends no `clientId`: made
-  /// once, written atomically, the same on every later start.
+  /// once, the same on every later start. Daemons starting together on a new
+  /// data dir agree on one: each writes a candidate to a file of its own and
+  /// `link(2)`s it into place, which only the first can do.
   func persistentClientId() throws(Failure) -> String {
     let file = path + "/client-id"
-    if let data = FileManager.default.contents(atPath: file) {
-      let stored = String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace }
-      if UUID(uuidString: stored) != nil { return stored }
-    }
+    if let stored = readClientId(file) { return stored }
     try create()
+    let candidate = path + "/client-id.\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
     let id = UUID().uuidString.lowercased()
     do {
-      try Data((id + "\n").utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+      try Data((id + "\n").utf8).write(to: URL(fileURLWithPath: candidate))
     } catch {
-      throw Failure(description: "cannot write \(file): \(error)")
+      throw Failure(description: "cannot write \(candidate): \(error)")
     }
-    return id
+    defer { unlink(candidate) }
+    if link(candidate, file) == 0 { return id }
+    guard errno == EEXIST, let stored = readClientId(file) else {
+      throw Failure(description: "cannot create \(file): errno \(errno)")
+    }
+    return stored
+  }
+
+  private func readClientId(_ file: String) -> String? {
+    guard let data = FileManager.default.contents(atPath: file) else { return nil }
+    let stored = String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace }
+    return UUID(uuidString: stored) != nil ? stored : nil
   }
 }
