@@ -37,10 +37,16 @@ struct DataDirectory {
     }
     defer { unlink(candidate) }
     if link(candidate, file) == 0 { return id }
-    guard errno == EEXIST, let stored = readClientId(file) else {
+    guard errno == EEXIST else {
       throw Failure(description: "cannot create \(file): errno \(errno)")
     }
-    return stored
+    if let stored = readClientId(file) { return stored }
+    // The file holds no UUID (it was damaged, or a crash left it empty): replace it.
+    guard rename(candidate, file) == 0 else {
+      throw Failure(description: "cannot replace \(file): errno \(errno)")
+    }
+    Log.warn("replaced a damaged client-id file", ["path": file])
+    return readClientId(file) ?? id
   }
 
   private func readClientId(_ file: String) -> String? {

@@ -1,0 +1,212 @@
+"""Fixtures for the catalogd end-to-end tests.
+
+Run from the repository root: `python3 -m pytest Tests/EndToEnd -q`.
+The binary is `$CATALOGD_BIN`, else `<repo>/.build/debug/catalogd`.
+
+The `Daemon` helper itself lives in `catalogd_e2e.py` so test modules can
+import it and the assertion helpers (`from catalogd_e2e import ...`).
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import itertools
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from catalogd_e2e import (  # noqa: E402
+    ABSENT,
+    Daemon,
+    binary_path,
+    isolated_env,
+    kill_all_live_daemons,
+)
+from quotable_server import QuotableServer, kill_all_live_servers  # noqa: E402
+
+DEFAULT_TEST_TIMEOUT = 60.0
+
+
+@pytest.fixture(scope="session")
+def catalogd_bin() -> Path:
+    path = binary_path()
+    if not path.is_file():
+        pytest.fail(f"catalogd binary not found at {path}: run `swift build` first or set CATALOGD_BIN", pytrace=False)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _watchdog(request):
+    """A per-test time limit that needs no plugin: when it fires, every live
+    daemon and fake upstream is killed, so whatever the test waits on ends; a
+    last-resort faulthandler dump ends a run that is stuck anyway."""
+    marker = request.node.get_closest_marker("timeout_s")
+    seconds = float(marker.args[0]) if marker else DEFAULT_TEST_TIMEOUT
+    fired = threading.Event()
+
+    def fire() -> None:
+        fired.set()
+        kill_all_live_daemons()
+        kill_all_live_servers()
+
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    timer.start()
+    faulthandler.dump_traceback_later(seconds + 30, exit=True)
+    try:
+        yield
+    finally:
+        timer.cancel()
+        faulthandler.cancel_dump_traceback_later()
+    if fired.is_set():
+        pytest.fail(f"the test ran past its {seconds:.0f}s watchdog; its daemons were killed", pytrace=False)
+
+
+class Spawner:
+    """Starts daemons in an isolated home under one temp dir; `finish_all` ends them."""
+
+    def __init__(self, bin: Path, base: Path):
+        self.bin = bin
+        self.base = base
+        self.created: list[Daemon] = []
+        self._n = itertools.count()
+
+    def env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        return isolated_env(self.base, extra)
+
+    def __call__(
+        self,
+        *args: str,
+        framing: str = "lsp",
+        reply_framing=ABSENT,
+        data_dir: Path | None | bool = True,
+        env: dict[str, str] | None = None,
+        start_reader: bool = True,
+    ) -> Daemon:
+        """Start `catalogd [--data-dir <fresh temp dir>] ARGS...`.
+
+        `data_dir=True` gives a fresh directory; a Path uses that one; None or
+        False passes no `--data-dir` (tests of the defaults)."""
+        n = next(self._n)
+        argv = [str(self.bin)]
+        if data_dir is True:
+            data_dir = self.base / f"data-{n}"
+        if data_dir:
+            argv += ["--data-dir", str(data_dir)]
+        argv += list(args)
+        d = Daemon(
+            argv,
+            env=self.env(env),
+            cwd=self.base,
+            stderr_path=self.base / f"stderr-{n}.log",
+            framing=framing,
+            reply_framing=reply_framing,
+            start_reader=start_reader,
+        )
+        self.created.append(d)
+        return d
+
+    def finish_all(self) -> list[str]:
+        problems = []
+        for d in self.created:
+            d.finish()
+            if d.violations:
+                problems.append(f"pid {d.pid}: {d.violations[:5]!r}")
+        return problems
+
+
+@pytest.fixture
+def spawn(catalogd_bin, tmp_path):
+    s = Spawner(catalogd_bin, tmp_path)
+    yield s
+    problems = s.finish_all()
+    if problems:
+        pytest.fail("catalogd wrote non-protocol output on stdout:\n" + "\n".join(problems), pytrace=False)
+
+
+@pytest.fixture
+def daemon(spawn) -> Daemon:
+    """An initialized daemon speaking LSP framing, with a fresh data dir."""
+    d = spawn()
+    d.initialize()
+    return d
+
+
+@pytest.fixture(params=["lsp", "ndjson"])
+def framing(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+def any_daemon(spawn, framing) -> Daemon:
+    """An initialized daemon, once per framing."""
+    d = spawn(framing=framing)
+    d.initialize()
+    return d
+
+
+class SharedDaemon:
+    """One initialized daemon reused by many tests (bad-input batteries,
+    JSONTestSuite); if a test kills it, the next test gets a fresh one."""
+
+    def __init__(self, bin: Path, base: Path, framing: str, args: tuple[str, ...] = ()):
+        self.spawner = Spawner(bin, base)
+        self.framing = framing
+        self.args = args
+        self.current: Daemon | None = None
+        self.deaths: list[str] = []
+
+    def get(self) -> Daemon:
+        d = self.current
+        if d is not None and d.alive and not d._eof and not d.violations:
+            return d
+        if d is not None:
+            self.deaths.append(d.diag())
+            d.finish()
+        d = self.spawner(*self.args, framing=self.framing)
+        d.initialize()
+        self.current = d
+        return d
+
+    def finish(self) -> list[str]:
+        return self.spawner.finish_all()
+
+
+@pytest.fixture(scope="module")
+def shared_daemon_factory(catalogd_bin, tmp_path_factory):
+    made: list[SharedDaemon] = []
+
+    def make(framing: str = "lsp", args: tuple[str, ...] = ()) -> SharedDaemon:
+        s = SharedDaemon(catalogd_bin, tmp_path_factory.mktemp(f"shared-{framing}"), framing, args)
+        made.append(s)
+        return s
+
+    yield make
+    for s in made:
+        s.finish()
+
+
+@pytest.fixture
+def quotable():
+    """A local quotable-compatible upstream on 127.0.0.1:<free port>."""
+    server = QuotableServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def quotable_factory():
+    servers: list[QuotableServer] = []
+
+    def make() -> QuotableServer:
+        s = QuotableServer().start()
+        servers.append(s)
+        return s
+
+    yield make
+    for s in servers:
+        s.stop()
