@@ -10,11 +10,14 @@ let package = Package(
   targets: [
     // JSON, JSON-RPC messages, framing and wire errors. No I/O.
     .target(name: "Protocol"),
+    // The system SQLite (Debian's libsqlite3-dev).
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // Loads libcurl with dlopen on first use, so the daemon's start does not pay for it.
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(
       name: "Services",
-      dependencies: ["Protocol", "CCurlShim"],
+      dependencies: ["Protocol", "CCurlShim", "CSQLite"],
       exclude: ["Quotes/Corpus"]
     ),
     .executableTarget(name: "Daemon", dependencies: ["Protocol", "Services"]),

@@ -58,6 +58,34 @@ SCHEMAS = {
             "nextPage": {"type": ["integer", "null"], "description": "null on the last page"},
         },
     },
+    "Supplier": {
+        "type": "object",
+        "required": ["id", "name"],
+        "properties": {"id": STRING, "name": STRING},
+    },
+    "Product": {
+        "type": "object",
+        "required": ["id", "nameKo", "nameEn", "price", "supplier", "createdAt", "updatedAt", "version"],
+        "properties": {
+            "id": STRING,
+            "nameKo": STRING,
+            "nameEn": {"type": ["string", "null"]},
+            "price": {"type": "integer", "minimum": 0, "description": "won"},
+            "supplier": {"oneOf": [ref("Supplier"), {"type": "null"}]},
+            "createdAt": {"type": ["string", "null"], "format": "date-time"},
+            "updatedAt": {"type": ["string", "null"], "format": "date-time"},
+            "version": {"type": "integer", "description": "grows by one at every update"},
+        },
+    },
+    "ProductPage": {
+        "type": "object",
+        "required": ["items", "nextCursor", "totalCount"],
+        "properties": {
+            "items": {"type": "array", "items": ref("Product")},
+            "nextCursor": {"type": ["string", "null"], "description": "opaque; null on the last page"},
+            "totalCount": {"type": "integer"},
+        },
+    },
     "ProgressValue": {
         "type": "object",
         "required": ["kind"],
@@ -171,6 +199,60 @@ METHODS = [
         ],
         "result": {"name": "QuotePage", "schema": ref("QuotePage")},
     },
+    {
+        "name": "products/list",
+        "summary": "A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted.",
+        "params": [
+            param("cursor", STRING, "nextCursor of the previous page, with the same query, supplierId and sort"),
+            param("limit", integer(1, 100, 20), "products per page"),
+            param("query", STRING, "a substring of the Korean or English name"),
+            param("supplierId", STRING, "only this supplier's products"),
+            param("sort", {"enum": ["newest", "priceAsc", "priceDesc", "name"], "default": "newest"}, "the order"),
+        ],
+        "result": {"name": "ProductPage", "schema": ref("ProductPage")},
+    },
+    {
+        "name": "products/get",
+        "summary": "One product. Unknown id: -32001.",
+        "params": [param("id", STRING, "the product's id", True)],
+        "result": {"name": "Product", "schema": ref("Product")},
+    },
+    {
+        "name": "products/create",
+        "summary": "Creates a product; products/listUpdated {reason: created} precedes the reply. Durable once answered.",
+        "params": [
+            param("nameKo", STRING, "1–200 characters", True),
+            param("nameEn", {"type": ["string", "null"]}, "1–200 characters"),
+            param("price", integer(0), "won", True),
+            param("supplierId", {"type": ["string", "null"]}, "an existing supplier"),
+        ],
+        "result": {"name": "Product", "schema": ref("Product")},
+    },
+    {
+        "name": "products/update",
+        "summary": "Changes the fields given (null clears nameEn or supplierId); products/listUpdated {reason: updated} and products/changed precede the reply. A stale expectedVersion: -32009 with the current version.",
+        "params": [
+            param("id", STRING, "the product's id", True),
+            param("nameKo", STRING, "1–200 characters"),
+            param("nameEn", {"type": ["string", "null"]}, "null clears it"),
+            param("price", integer(0), "won"),
+            param("supplierId", {"type": ["string", "null"]}, "null removes the supplier"),
+            param("expectedVersion", integer(0), "the version the client saw; the update fails if it changed"),
+        ],
+        "result": {"name": "Product", "schema": ref("Product")},
+    },
+    {
+        "name": "products/delete",
+        "summary": "Deletes a product; products/listUpdated {reason: deleted} precedes the reply.",
+        "params": [param("id", STRING, "the product's id", True)],
+        "result": {"name": "Deleted", "schema": {"type": "object", "required": ["id"], "properties": {"id": STRING}}},
+    },
+    {
+        "name": "suppliers/list",
+        "summary": "Every supplier, by name.",
+        "params": [],
+        "result": {"name": "SupplierList", "schema": {"type": "object", "required": ["items"], "properties": {"items": {"type": "array", "items": ref("Supplier")}}}},
+    },
 ]
 
 NOTIFICATIONS = [
@@ -180,6 +262,10 @@ NOTIFICATIONS = [
      "params": {"type": "object", "required": ["id"], "properties": {"id": {"type": ["string", "integer"]}}}},
     {"name": "$/progress", "direction": "server→client", "summary": "Progress of long work, for requests that carried params.workDoneToken.",
      "params": {"type": "object", "required": ["token", "value"], "properties": {"token": {"type": ["string", "integer"]}, "value": ref("ProgressValue")}}},
+    {"name": "products/listUpdated", "direction": "server→client", "summary": "The catalog changed: reload the list. reason resync (no id): changes were made elsewhere or may have been missed.",
+     "params": {"type": "object", "required": ["reason"], "properties": {"reason": {"enum": ["created", "updated", "deleted", "resync"]}, "id": STRING}}},
+    {"name": "products/changed", "direction": "server→client", "summary": "A product was updated: refresh its detail.",
+     "params": {"type": "object", "required": ["product"], "properties": {"product": ref("Product")}}},
     {"name": "quotes/loading", "direction": "server→client", "summary": "A quote fetch started (true) or all ended (false), failures included; the refresh button is enabled exactly when isLoading is false.",
      "params": {"type": "object", "required": ["isLoading"], "properties": {"isLoading": {"type": "boolean"}}}},
 ]

@@ -41,6 +41,11 @@ enum ServeCommand {
     let daemon = DaemonContext(
       configuration: configuration, services: ServiceHub(configuration: configuration),
       queuedOutputBytes: { outbox.queuedBytes })
+    daemon.services.startNotifications { method, params in
+      var body: [UInt8] = []
+      OutgoingMessage.notification(method: method, params: params, into: &body)
+      outbox.send(body)
+    }
     let connection = Connection(
       sink: outbox, daemon: daemon, methods: MethodRegistry.all,
       onExit: { status in

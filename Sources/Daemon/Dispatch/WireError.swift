@@ -14,6 +14,8 @@ func wireError(_ error: any Error, method: String) -> RPCError {
     return .invalidParams(field: error.field, reason: error.reason)
   case let error as NotFound:
     return .notFound(resource: error.resource, id: error.id)
+  case ProductsError.conflict(let currentVersion):
+    return .conflict(currentVersion: currentVersion)
   case QuotesError.noMatch:
     return .notFound(resource: "quote", id: nil)
   case UpstreamFailure.unavailable(let service, let reason):

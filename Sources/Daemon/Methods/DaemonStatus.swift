@@ -13,7 +13,7 @@ enum DaemonStatus {
       "queuedOutputBytes": JSON(daemon.queuedOutputBytes()),
       "backends": daemon.services.backends,
       "dataDir": JSON(daemon.configuration.dataDirectory),
-      "clientId": JSON(daemon.clientId.withLock { $0 }),
+      "clientId": JSON(daemon.services.clientIdentity.current),
     ]
   }
 }

@@ -7,8 +7,14 @@ enum MethodRegistry {
     DaemonEcho.method,
     DaemonSleep.method,
     DaemonStatus.method,
+    ProductsCreate.method,
+    ProductsDelete.method,
+    ProductsGet.method,
+    ProductsList.method,
+    ProductsUpdate.method,
     QuotesList.method,
     QuotesRandom.method,
     RPCDiscover.method,
+    SuppliersList.method,
   ]
 }

@@ -1,6 +1,5 @@
 import FoundationEssentials
 import Protocol
-import Synchronization
 
 /// What every handler shares: the configuration, the services, counters,
 /// and the session's client id once `initialize` has set it.
@@ -10,8 +9,6 @@ final class DaemonContext: Sendable {
   let statistics = RequestStatistics()
   /// When the daemon started (monotonic seconds).
   let startedAt = monotonicSeconds()
-  /// The per-device UUID the product upstream receives; set by `initialize`.
-  let clientId = Mutex<String?>(nil)
   /// Bytes waiting for the client, for `daemon/status`; 0 without an outbox.
   let queuedOutputBytes: @Sendable () -> Int
 
@@ -37,7 +34,7 @@ final class DaemonContext: Sendable {
     } else {
       id = try DataDirectory(path: configuration.dataDirectory).persistentClientId()
     }
-    clientId.withLock { $0 = id }
+    services.clientIdentity.set(id)
     Log.debug("initialized", ["client.name": clientName ?? "-", "client.id": id])
     return [
       "serverInfo": ["name": "catalogd", "version": JSON(Version.current)],

@@ -323,6 +323,262 @@ enum OpenRPCDocument {
           "$ref": "#/components/schemas/QuotePage"
         }
       }
+    },
+    {
+      "name": "products/list",
+      "summary": "A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "cursor",
+          "schema": {
+            "type": "string"
+          },
+          "description": "nextCursor of the previous page, with the same query, supplierId and sort",
+          "required": false
+        },
+        {
+          "name": "limit",
+          "schema": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 20
+          },
+          "description": "products per page",
+          "required": false
+        },
+        {
+          "name": "query",
+          "schema": {
+            "type": "string"
+          },
+          "description": "a substring of the Korean or English name",
+          "required": false
+        },
+        {
+          "name": "supplierId",
+          "schema": {
+            "type": "string"
+          },
+          "description": "only this supplier's products",
+          "required": false
+        },
+        {
+          "name": "sort",
+          "schema": {
+            "enum": [
+              "newest",
+              "priceAsc",
+              "priceDesc",
+              "name"
+            ],
+            "default": "newest"
+          },
+          "description": "the order",
+          "required": false
+        }
+      ],
+      "result": {
+        "name": "ProductPage",
+        "schema": {
+          "$ref": "#/components/schemas/ProductPage"
+        }
+      }
+    },
+    {
+      "name": "products/get",
+      "summary": "One product. Unknown id: -32001.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "id",
+          "schema": {
+            "type": "string"
+          },
+          "description": "the product's id",
+          "required": true
+        }
+      ],
+      "result": {
+        "name": "Product",
+        "schema": {
+          "$ref": "#/components/schemas/Product"
+        }
+      }
+    },
+    {
+      "name": "products/create",
+      "summary": "Creates a product; products/listUpdated {reason: created} precedes the reply. Durable once answered.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "nameKo",
+          "schema": {
+            "type": "string"
+          },
+          "description": "1–200 characters",
+          "required": true
+        },
+        {
+          "name": "nameEn",
+          "schema": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "description": "1–200 characters",
+          "required": false
+        },
+        {
+          "name": "price",
+          "schema": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "description": "won",
+          "required": true
+        },
+        {
+          "name": "supplierId",
+          "schema": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "description": "an existing supplier",
+          "required": false
+        }
+      ],
+      "result": {
+        "name": "Product",
+        "schema": {
+          "$ref": "#/components/schemas/Product"
+        }
+      }
+    },
+    {
+      "name": "products/update",
+      "summary": "Changes the fields given (null clears nameEn or supplierId); products/listUpdated {reason: updated} and products/changed precede the reply. A stale expectedVersion: -32009 with the current version.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "id",
+          "schema": {
+            "type": "string"
+          },
+          "description": "the product's id",
+          "required": true
+        },
+        {
+          "name": "nameKo",
+          "schema": {
+            "type": "string"
+          },
+          "description": "1–200 characters",
+          "required": false
+        },
+        {
+          "name": "nameEn",
+          "schema": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "description": "null clears it",
+          "required": false
+        },
+        {
+          "name": "price",
+          "schema": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "description": "won",
+          "required": false
+        },
+        {
+          "name": "supplierId",
+          "schema": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "description": "null removes the supplier",
+          "required": false
+        },
+        {
+          "name": "expectedVersion",
+          "schema": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "description": "the version the client saw; the update fails if it changed",
+          "required": false
+        }
+      ],
+      "result": {
+        "name": "Product",
+        "schema": {
+          "$ref": "#/components/schemas/Product"
+        }
+      }
+    },
+    {
+      "name": "products/delete",
+      "summary": "Deletes a product; products/listUpdated {reason: deleted} precedes the reply.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "id",
+          "schema": {
+            "type": "string"
+          },
+          "description": "the product's id",
+          "required": true
+        }
+      ],
+      "result": {
+        "name": "Deleted",
+        "schema": {
+          "type": "object",
+          "required": [
+            "id"
+          ],
+          "properties": {
+            "id": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    },
+    {
+      "name": "suppliers/list",
+      "summary": "Every supplier, by name.",
+      "paramStructure": "by-name",
+      "params": [],
+      "result": {
+        "name": "SupplierList",
+        "schema": {
+          "type": "object",
+          "required": [
+            "items"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "$ref": "#/components/schemas/Supplier"
+              }
+            }
+          }
+        }
+      }
     }
   ],
   "components": {
@@ -381,6 +637,107 @@ enum OpenRPCDocument {
               "null"
             ],
             "description": "null on the last page"
+          }
+        }
+      },
+      "Supplier": {
+        "type": "object",
+        "required": [
+          "id",
+          "name"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          }
+        }
+      },
+      "Product": {
+        "type": "object",
+        "required": [
+          "id",
+          "nameKo",
+          "nameEn",
+          "price",
+          "supplier",
+          "createdAt",
+          "updatedAt",
+          "version"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "nameKo": {
+            "type": "string"
+          },
+          "nameEn": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "price": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "won"
+          },
+          "supplier": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Supplier"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "createdAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "updatedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "version": {
+            "type": "integer",
+            "description": "grows by one at every update"
+          }
+        }
+      },
+      "ProductPage": {
+        "type": "object",
+        "required": [
+          "items",
+          "nextCursor",
+          "totalCount"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Product"
+            }
+          },
+          "nextCursor": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "opaque; null on the last page"
+          },
+          "totalCount": {
+            "type": "integer"
           }
         }
       },
@@ -520,6 +877,46 @@ enum OpenRPCDocument {
           },
           "value": {
             "$ref": "#/components/schemas/ProgressValue"
+          }
+        }
+      }
+    },
+    {
+      "name": "products/listUpdated",
+      "direction": "server→client",
+      "summary": "The catalog changed: reload the list. reason resync (no id): changes were made elsewhere or may have been missed.",
+      "params": {
+        "type": "object",
+        "required": [
+          "reason"
+        ],
+        "properties": {
+          "reason": {
+            "enum": [
+              "created",
+              "updated",
+              "deleted",
+              "resync"
+            ]
+          },
+          "id": {
+            "type": "string"
+          }
+        }
+      }
+    },
+    {
+      "name": "products/changed",
+      "direction": "server→client",
+      "summary": "A product was updated: refresh its detail.",
+      "params": {
+        "type": "object",
+        "required": [
+          "product"
+        ],
+        "properties": {
+          "product": {
+            "$ref": "#/components/schemas/Product"
           }
         }
       }

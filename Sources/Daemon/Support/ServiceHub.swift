@@ -1,21 +1,51 @@
 import Protocol
 import Services
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The services one daemon hosts, each on the backend its configuration selects.
 final class ServiceHub: Sendable {
   let quotes: QuotesService
+  let products: ProductsService
+  /// The per-device UUID the product upstream receives; set by `initialize`.
+  let clientIdentity = ClientIdentity()
 
   init(configuration: Configuration) {
     let timeout = Duration.milliseconds(configuration.upstreamTimeoutMilliseconds)
-    let backend: any QuoteBackend =
-      configuration.quotesURL.map { RemoteQuoteBackend(baseURL: $0, timeout: timeout) }
-      ?? EmbeddedQuoteBackend()
-    quotes = QuotesService(backend: backend)
+    quotes = QuotesService(
+      backend: configuration.quotesURL.map { RemoteQuoteBackend(baseURL: $0, timeout: timeout) }
+        ?? EmbeddedQuoteBackend())
+    let identity = clientIdentity
+    let productBackend: any ProductBackend
+    if let serverURL = configuration.serverURL {
+      productBackend = GraphQLProductBackend(
+        endpoint: serverURL, clientId: { identity.current ?? "" }, timeout: timeout)
+    } else {
+      productBackend = SQLiteProductBackend(
+        path: configuration.dataDirectory + "/catalog.sqlite", origin: Self.instanceId)
+    }
+    products = ProductsService(backend: productBackend)
+  }
+
+  /// Identifies this process among the daemons sharing a catalog file.
+  static let instanceId = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+
+  /// Starts forwarding changes made elsewhere as notifications through `notify`.
+  func startNotifications(_ notify: @escaping @Sendable (String, JSON?) -> Void) {
+    let changes = products.backend.externalChanges()
+    Task {
+      for await change in changes {
+        ProductNotifications.send(change, notify)
+      }
+    }
   }
 
   /// Each service's backend kind, for `daemon/status`.
   var backends: JSON {
-    ["quotes": JSON(quotes.backend.kind)]
+    ["quotes": JSON(quotes.backend.kind), "products": JSON(products.backend.kind)]
   }
 
   /// What `initialize` announces: the services, their backends and methods.
@@ -25,7 +55,25 @@ final class ServiceHub: Sendable {
         "backend": JSON(quotes.backend.kind),
         "methods": ["quotes/list", "quotes/random"],
         "notifications": ["quotes/loading"],
-      ]
+      ],
+      "products": [
+        "backend": JSON(products.backend.kind),
+        "methods": [
+          "products/create", "products/delete", "products/get", "products/list", "products/update",
+          "suppliers/list",
+        ],
+        "notifications": ["products/changed", "products/listUpdated"],
+      ],
     ]
   }
+}
+
+/// The client's per-device id, shared with the backends that send it upstream.
+final class ClientIdentity: Sendable {
+  /// Set by `initialize`.
+  private let value = Mutex<String?>(nil)
+
+  var current: String? { value.withLock { $0 } }
+
+  func set(_ id: String) { value.withLock { $0 = id } }
 }

@@ -1,0 +1,75 @@
+/// The embedded catalog's schema, by migration (`PRAGMA user_version`).
+///
+/// - Every sort has an index that ends with the id, with and without the
+///   supplier filter, so a keyset page is one index range scan.
+/// - `products_fts` (FTS5, trigram tokenizer) finds substrings of three or more
+///   characters in the Korean and English names; shorter queries scan.
+/// - `product_counts` is kept by triggers, so `totalCount` of an unfiltered or
+///   supplier-filtered list is one row read, not a count of a million rows.
+/// - `changes` logs every mutation with the daemon that made it, so other
+///   daemons on the same file can tell their clients what changed.
+enum CatalogSchema {
+  static let version1 = """
+    CREATE TABLE suppliers (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE products (
+      id INTEGER PRIMARY KEY,
+      name_ko TEXT NOT NULL,
+      name_en TEXT,
+      price INTEGER NOT NULL CHECK (price >= 0),
+      supplier_id INTEGER REFERENCES suppliers(id) ON DELETE SET NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      version INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE INDEX products_by_newest ON products(created_at DESC, id DESC);
+    CREATE INDEX products_by_price ON products(price, id);
+    CREATE INDEX products_by_name ON products(name_ko, id);
+    CREATE INDEX products_by_supplier_newest ON products(supplier_id, created_at DESC, id DESC);
+    CREATE INDEX products_by_supplier_price ON products(supplier_id, price, id);
+    CREATE INDEX products_by_supplier_name ON products(supplier_id, name_ko, id);
+
+    CREATE VIRTUAL TABLE products_fts USING fts5(
+      name_ko, name_en, content = 'products', content_rowid = 'id', tokenize = 'trigram'
+    );
+    CREATE TRIGGER products_fts_insert AFTER INSERT ON products BEGIN
+      INSERT INTO products_fts(rowid, name_ko, name_en) VALUES (new.id, new.name_ko, new.name_en);
+    END;
+    CREATE TRIGGER products_fts_delete AFTER DELETE ON products BEGIN
+      INSERT INTO products_fts(products_fts, rowid, name_ko, name_en)
+        VALUES ('delete', old.id, old.name_ko, old.name_en);
+    END;
+    CREATE TRIGGER products_fts_update AFTER UPDATE OF name_ko, name_en ON products BEGIN
+      INSERT INTO products_fts(products_fts, rowid, name_ko, name_en)
+        VALUES ('delete', old.id, old.name_ko, old.name_en);
+      INSERT INTO products_fts(rowid, name_ko, name_en) VALUES (new.id, new.name_ko, new.name_en);
+    END;
+
+    -- Row -1 counts every product; row 0 those without supplier; others per supplier.
+    CREATE TABLE product_counts (supplier_id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+    INSERT INTO product_counts VALUES (-1, 0), (0, 0);
+    CREATE TRIGGER product_counts_insert AFTER INSERT ON products BEGIN
+      UPDATE product_counts SET n = n + 1 WHERE supplier_id = -1;
+      INSERT INTO product_counts VALUES (coalesce(new.supplier_id, 0), 1)
+        ON CONFLICT(supplier_id) DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER product_counts_delete AFTER DELETE ON products BEGIN
+      UPDATE product_counts SET n = n - 1 WHERE supplier_id IN (-1, coalesce(old.supplier_id, 0));
+    END;
+    CREATE TRIGGER product_counts_move AFTER UPDATE OF supplier_id ON products
+      WHEN coalesce(old.supplier_id, 0) != coalesce(new.supplier_id, 0) BEGIN
+      UPDATE product_counts SET n = n - 1 WHERE supplier_id = coalesce(old.supplier_id, 0);
+      INSERT INTO product_counts VALUES (coalesce(new.supplier_id, 0), 1)
+        ON CONFLICT(supplier_id) DO UPDATE SET n = n + 1;
+    END;
+
+    CREATE TABLE changes (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      reason TEXT NOT NULL,
+      product_id INTEGER NOT NULL,
+      origin TEXT NOT NULL
+    );
+    """
+}

@@ -1,0 +1,228 @@
+import Protocol
+
+/// Products from the GraphQL upstream at the configured server URL (the app's
+/// `SERVER_URL`); schema in `Upstream/products.graphql`, the operations sent in
+/// `Upstream/operations.graphql`.
+///
+/// Each call POSTs `{"query", "variables", "operationName"}` as JSON to the
+/// endpoint, with the header `Croquis-UUID: <clientId>` (read at every request,
+/// so the id that `initialize` sets is used from then on). Values travel in
+/// `variables` only, never in the query text.
+///
+/// Errors: a GraphQL `errors` array, also beside partial `data`, and a status
+/// that is not 2xx are `UpstreamFailure.badResponse` with the upstream's first
+/// message; a body that is not JSON or lacks a selected field is `badResponse`
+/// with a message starting "malformed response:"; connect, TLS and timeout
+/// failures are `UpstreamFailure.unavailable`. `product: null` is `NotFound`.
+///
+/// What the upstream schema lacks:
+/// - sort orders other than `newest`, and the `supplierId` filter: `InvalidArgument`;
+/// - prices above `Int32.max` (a GraphQL `Int` has 32 bits): `InvalidArgument`;
+/// - versions: derived from `updatedAt` (see `GraphQLProductVersion`);
+/// - change notifications: `externalChanges()` never yields.
+public struct GraphQLProductBackend: ProductBackend {
+  public var kind: String { "remote" }
+
+  static let service = "products"
+  static let unsupported = "not supported by the remote products backend"
+  /// The largest price a GraphQL `Int` can carry.
+  static let maxPrice = Int(Int32.max)
+
+  /// The GraphQL endpoint itself (nothing is appended).
+  private let endpoint: String
+  /// The value of the `Croquis-UUID` header, asked for at every request.
+  private let clientId: @Sendable () -> String
+  /// Limit on each request, connecting included.
+  private let timeout: Duration
+  private let client: HTTPClient
+
+  public init(
+    endpoint: String, clientId: @escaping @Sendable () -> String, timeout: Duration,
+    client: HTTPClient = HTTPClient()
+  ) {
+    self.endpoint = endpoint
+    self.clientId = clientId
+    self.timeout = timeout
+    self.client = client
+  }
+
+  /// - Throws: `InvalidArgument` for a sort other than `newest` or a `supplierId`.
+  public func list(_ query: ProductListQuery) async throws -> ProductPage {
+    guard query.sort == .newest else {
+      throw InvalidArgument(field: "sort", reason: Self.unsupported)
+    }
+    guard query.supplierId == nil else {
+      throw InvalidArgument(field: "supplierId", reason: Self.unsupported)
+    }
+    let variables: JSONObject = [
+      "cursor": JSON(query.cursor), "limit": JSON(query.limit), "query": JSON(query.query),
+    ]
+    let (status, value) = try await perform(.productList, variables)
+    return try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+      try GraphQLProductFormat.page(value, at: "productList")
+    }
+  }
+
+  public func get(id: String) async throws -> Product {
+    let (status, value) = try await perform(.product, ["id": JSON(id)])
+    if value.isNull { throw NotFound(resource: "product", id: id) }
+    return try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+      try GraphQLProductFormat.product(value, at: "product")
+    }
+  }
+
+  public func create(_ draft: ProductDraft) async throws -> Product {
+    try Self.checkPrice(draft.price)
+    let input: JSON = [
+      "nameKo": JSON(draft.nameKo), "nameEn": JSON(draft.nameEn), "price": JSON(draft.price),
+      "supplierId": JSON(draft.supplierId),
+    ]
+    let (status, value) = try await perform(.createProduct, ["input": input])
+    return try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+      try GraphQLProductFormat.product(value, at: "createProduct")
+    }
+  }
+
+  /// Sends only the fields of `patch` that are set; a cleared `nameEn` or
+  /// `supplierId` is sent as an explicit `null`.
+  ///
+  /// `expectedVersion` is checked by fetching the product first and comparing
+  /// its derived version. The check and the update are two requests, so it is
+  /// not atomic: a change made by someone else between them is overwritten.
+  /// The upstream offers nothing better.
+  ///
+  /// - Throws: `ProductsError.conflict` when `expectedVersion` is not the current
+  ///   version; `NotFound` when it is given and the product does not exist.
+  public func update(id: String, _ patch: ProductPatch, expectedVersion: Int?) async throws
+    -> Product
+  {
+    if let price = patch.price { try Self.checkPrice(price) }
+    if let expectedVersion {
+      let current = try await get(id: id)
+      guard current.version == expectedVersion else {
+        throw ProductsError.conflict(currentVersion: current.version)
+      }
+    }
+    var input: JSONObject = ["id": JSON(id)]
+    if let nameKo = patch.nameKo { input["nameKo"] = JSON(nameKo) }
+    if let nameEn = patch.nameEn { input["nameEn"] = JSON(nameEn) }
+    if let price = patch.price { input["price"] = JSON(price) }
+    if let supplierId = patch.supplierId { input["supplierId"] = JSON(supplierId) }
+    let (status, value) = try await perform(.updateProduct, ["input": .object(input)])
+    return try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+      try GraphQLProductFormat.product(value, at: "updateProduct")
+    }
+  }
+
+  public func delete(id: String) async throws {
+    let (status, value) = try await perform(.deleteProduct, ["id": JSON(id)])
+    _ = try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+      try GraphQLProductFormat.id(value, at: "deleteProduct")
+    }
+  }
+
+  public func suppliers() async throws -> [Supplier] {
+    let (status, value) = try await perform(.supplierList, [:])
+    return try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+      try GraphQLProductFormat.suppliers(value, at: "supplierList")
+    }
+  }
+
+  /// The upstream has no subscriptions: a stream that never yields and ends
+  /// only when its consumer is cancelled.
+  public func externalChanges() -> AsyncStream<ProductChange> {
+    // Dropping the continuation does not finish the stream (the test checks it).
+    AsyncStream { _ in }
+  }
+
+  private static func checkPrice(_ price: Int) throws(InvalidArgument) {
+    guard price <= maxPrice else {
+      throw InvalidArgument(
+        field: "price", reason: "must be at most \(maxPrice) for the remote products backend")
+    }
+  }
+
+  /// Sends `operation` with `variables` and returns the HTTP status and the
+  /// value of the operation's field in `data` (possibly `null`).
+  private func perform(_ operation: GraphQLOperation, _ variables: JSONObject) async throws -> (
+    status: Int, value: JSON
+  ) {
+    let body: JSON = [
+      "query": JSON(operation.document), "variables": .object(variables),
+      "operationName": JSON(operation.name),
+    ]
+    let request = HTTPRequest(
+      method: "POST", url: endpoint,
+      headers: [
+        .init("Content-Type", "application/json"), .init("Accept", "application/json"),
+        .init("Croquis-UUID", clientId()),
+      ],
+      body: body.serialized(), timeout: timeout, connectTimeout: min(timeout, .seconds(5)))
+    let response: HTTPResponse
+    do {
+      response = try await client.send(request)
+    } catch {
+      throw error.serviceError(service: Self.service)
+    }
+    let status = response.status
+    let parsed = Result { () throws(JSONParseError) in try JSONParser.parse(response.body) }
+    guard response.isSuccess else {
+      // An error page need not be JSON; when it is, it carries the message.
+      let message: String? =
+        if case .success(let json) = parsed { Self.errorMessage(json) } else { nil }
+      throw UpstreamFailure.badResponse(service: Self.service, status: status, message: message)
+    }
+    let json: JSON
+    switch parsed {
+    case .success(let value): json = value
+    case .failure(let error): throw malformed(status, "the body is not JSON (\(error))")
+    }
+    guard let object = json.objectValue else {
+      throw malformed(
+        status, "the body is \(GraphQLProductFormat.article(json.typeName)), not an object")
+    }
+    if let errors = object["errors"], !errors.isNull {
+      guard let list = errors.arrayValue else {
+        throw malformed(
+          status, "errors is \(GraphQLProductFormat.article(errors.typeName)), not an array")
+      }
+      // Partial data beside errors is a failure all the same: part of it is missing.
+      if !list.isEmpty {
+        throw UpstreamFailure.badResponse(
+          service: Self.service, status: status,
+          message: Self.errorMessage(json) ?? "GraphQL error without a message")
+      }
+    }
+    guard let data = object["data"]?.objectValue else {
+      throw malformed(status, "the body has no data object")
+    }
+    guard let value = data[operation.field] else {
+      throw malformed(status, "data.\(operation.field) is missing")
+    }
+    return (status, value)
+  }
+
+  /// The first GraphQL error's message, or a plain `message` member,
+  /// shortened so a verbose upstream cannot flood the client.
+  private static func errorMessage(_ body: JSON) -> String? {
+    guard
+      let message = body["errors"]?.arrayValue?.first?["message"]?.stringValue
+        ?? body["message"]?.stringValue
+    else { return nil }
+    return message.count > 200 ? String(message.prefix(200)) + "…" : message
+  }
+
+  private func decode<T>(_ status: Int, _ read: () throws(GraphQLProductFormat.Malformed) -> T)
+    throws(UpstreamFailure) -> T
+  {
+    do {
+      return try read()
+    } catch {
+      throw malformed(status, error.reason)
+    }
+  }
+
+  private func malformed(_ status: Int, _ reason: String) -> UpstreamFailure {
+    .badResponse(service: Self.service, status: status, message: "malformed response: \(reason)")
+  }
+}

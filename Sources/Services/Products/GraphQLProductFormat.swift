@@ -1,0 +1,129 @@
+import Protocol
+
+/// Reads the values of the upstream's `data` (the selections of
+/// `Upstream/operations.graphql`) into products, pages and suppliers.
+///
+/// Every selected field must be present with its schema type: a missing field
+/// or a wrong type is `Malformed`, with the path of the value in its reason
+/// (`productList.itemList[2].price is a string, not an integer`).
+enum GraphQLProductFormat {
+  /// Why a value is not what the schema promises.
+  struct Malformed: Error, Sendable, Hashable {
+    let reason: String
+  }
+
+  /// A `Product` selection; `version` is derived from `updatedAt` (see `GraphQLProductVersion`).
+  static func product(_ json: JSON, at path: String) throws(Malformed) -> Product {
+    let object = try object(json, at: path)
+    let supplierValue = try member("supplier", of: object, at: path)
+    let updatedAt = try optionalString("updatedAt", of: object, at: path)
+    return Product(
+      id: try string("id", of: object, at: path),
+      nameKo: try string("nameKo", of: object, at: path),
+      nameEn: try optionalString("nameEn", of: object, at: path),
+      price: try integer("price", of: object, at: path),
+      supplier: supplierValue.isNull ? nil : try supplier(supplierValue, at: path + ".supplier"),
+      createdAt: try optionalString("createdAt", of: object, at: path), updatedAt: updatedAt,
+      version: GraphQLProductVersion.of(updatedAt: updatedAt))
+  }
+
+  static func supplier(_ json: JSON, at path: String) throws(Malformed) -> Supplier {
+    let object = try object(json, at: path)
+    return Supplier(
+      id: try string("id", of: object, at: path), name: try string("name", of: object, at: path))
+  }
+
+  /// A `ProductList` selection: `{itemList, totalCount, nextCursor}`.
+  static func page(_ json: JSON, at path: String) throws(Malformed) -> ProductPage {
+    let object = try object(json, at: path)
+    var items: [Product] = []
+    for (offset, item) in try array("itemList", of: object, at: path).enumerated() {
+      items.append(try product(item, at: "\(path).itemList[\(offset)]"))
+    }
+    return ProductPage(
+      items: items, nextCursor: try optionalString("nextCursor", of: object, at: path),
+      totalCount: try integer("totalCount", of: object, at: path))
+  }
+
+  /// A `SupplierList` selection: `{itemList}`.
+  static func suppliers(_ json: JSON, at path: String) throws(Malformed) -> [Supplier] {
+    let object = try object(json, at: path)
+    var suppliers: [Supplier] = []
+    for (offset, item) in try array("itemList", of: object, at: path).enumerated() {
+      suppliers.append(try supplier(item, at: "\(path).itemList[\(offset)]"))
+    }
+    return suppliers
+  }
+
+  /// An `ID!` (GraphQL serializes IDs as strings).
+  static func id(_ json: JSON, at path: String) throws(Malformed) -> String {
+    guard let id = json.stringValue else {
+      throw Malformed(reason: "\(path) is \(article(json.typeName)), not a string")
+    }
+    return id
+  }
+
+  private static func object(_ json: JSON, at path: String) throws(Malformed) -> JSONObject {
+    guard let object = json.objectValue else {
+      throw Malformed(reason: "\(path) is \(article(json.typeName)), not an object")
+    }
+    return object
+  }
+
+  private static func member(_ key: String, of object: JSONObject, at path: String)
+    throws(Malformed) -> JSON
+  {
+    guard let value = object[key] else { throw Malformed(reason: "\(path).\(key) is missing") }
+    return value
+  }
+
+  private static func string(_ key: String, of object: JSONObject, at path: String)
+    throws(Malformed) -> String
+  {
+    let value = try member(key, of: object, at: path)
+    guard let string = value.stringValue else {
+      throw Malformed(reason: "\(path).\(key) is \(article(value.typeName)), not a string")
+    }
+    return string
+  }
+
+  private static func optionalString(_ key: String, of object: JSONObject, at path: String)
+    throws(Malformed) -> String?
+  {
+    let value = try member(key, of: object, at: path)
+    if value.isNull { return nil }
+    guard let string = value.stringValue else {
+      throw Malformed(reason: "\(path).\(key) is \(article(value.typeName)), not a string or null")
+    }
+    return string
+  }
+
+  private static func integer(_ key: String, of object: JSONObject, at path: String)
+    throws(Malformed) -> Int
+  {
+    let value = try member(key, of: object, at: path)
+    guard let integer = value.numberValue?.integralValue else {
+      throw Malformed(reason: "\(path).\(key) is \(article(value.typeName)), not an integer")
+    }
+    return integer
+  }
+
+  private static func array(_ key: String, of object: JSONObject, at path: String)
+    throws(Malformed) -> [JSON]
+  {
+    let value = try member(key, of: object, at: path)
+    guard let array = value.arrayValue else {
+      throw Malformed(reason: "\(path).\(key) is \(article(value.typeName)), not an array")
+    }
+    return array
+  }
+
+  /// The JSON type with its article, for reasons: "an array", "a string", "null".
+  static func article(_ typeName: String) -> String {
+    switch typeName {
+    case "null": "null"
+    case "array", "object": "an \(typeName)"
+    default: "a \(typeName)"
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import Protocol
+
+/// A product of the catalog, as clients see it.
+public struct Product: Sendable, Hashable {
+  public let id: String
+  public var nameKo: String
+  public var nameEn: String?
+  /// Won, an integer.
+  public var price: Int
+  public var supplier: Supplier?
+  /// RFC 3339 UTC; `nil` when the remote upstream does not say.
+  public var createdAt: String?
+  public var updatedAt: String?
+  /// Grows by one at every update; `expectedVersion` of an update is checked against it.
+  public var version: Int
+
+  public init(
+    id: String, nameKo: String, nameEn: String?, price: Int, supplier: Supplier?,
+    createdAt: String?, updatedAt: String?, version: Int
+  ) {
+    self.id = id
+    self.nameKo = nameKo
+    self.nameEn = nameEn
+    self.price = price
+    self.supplier = supplier
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt
+    self.version = version
+  }
+
+  /// `{id, nameKo, nameEn|null, price, supplier|null, createdAt, updatedAt, version}`.
+  public var json: JSON {
+    [
+      "id": JSON(id), "nameKo": JSON(nameKo), "nameEn": JSON(nameEn), "price": JSON(price),
+      "supplier": supplier?.json ?? .null, "createdAt": JSON(createdAt),
+      "updatedAt": JSON(updatedAt), "version": JSON(version),
+    ]
+  }
+}
+
+/// A supplier of products.
+public struct Supplier: Sendable, Hashable {
+  public let id: String
+  public let name: String
+
+  public init(id: String, name: String) {
+    self.id = id
+    self.name = name
+  }
+
+  public var json: JSON { ["id": JSON(id), "name": JSON(name)] }
+}

@@ -1,0 +1,115 @@
+import Protocol
+
+/// A keyset position in a product list, opaque to clients: the sort key and
+/// id of the last product of a page, plus the sort and filters it belongs to.
+///
+/// The next page starts strictly after that key, so it costs what the first
+/// page costs and stays correct while products are added or deleted.
+struct ProductCursor: Hashable {
+  /// The sort key of the last product shown: an integer (time, price) or the Korean name.
+  enum Key: Hashable {
+    case integer(Int64)
+    case text(String)
+  }
+
+  let sort: ProductSort
+  /// A digest of `query` and `supplierId`, so a cursor is not used with other filters.
+  let filter: UInt64
+  let key: Key
+  let id: Int64
+
+  init(sort: ProductSort, filter: UInt64, key: Key, id: Int64) {
+    self.sort = sort
+    self.filter = filter
+    self.key = key
+    self.id = id
+  }
+
+  /// The FNV-1a digest of the filters (stable across processes, unlike `Hasher`).
+  static func filterDigest(query: String?, supplierId: String?) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in Array((query ?? "\u{0}").utf8) + [0xFF] + Array((supplierId ?? "\u{0}").utf8) {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+    return hash
+  }
+
+  /// `base64url(JSON)`: compact and printable, not meant to be read.
+  var encoded: String {
+    let keyJSON: JSON =
+      switch key {
+      case .integer(let value): .number(JSONNumber(Int(value)))
+      case .text(let value): .string(value)
+      }
+    let json: JSON = [
+      "s": JSON(sort.rawValue), "f": JSON(String(filter, radix: 16)), "k": keyJSON, "i": JSON(Int(id)),
+    ]
+    return Base64URL.encode(json.serialized())
+  }
+
+  /// Reads a cursor issued for `sort` and `filter`.
+  /// - Throws: `InvalidArgument` (field `cursor`) for anything else.
+  init(decoding text: String, sort: ProductSort, filter: UInt64) throws(InvalidArgument) {
+    let invalid = InvalidArgument(field: "cursor", reason: "not a cursor of this list")
+    guard let bytes = Base64URL.decode(text), let json = try? JSONParser.parse(bytes),
+      let sortName = json["s"]?.stringValue, let id = json["i"]?.intValue,
+      let filterText = json["f"]?.stringValue, let digest = UInt64(filterText, radix: 16)
+    else { throw invalid }
+    guard sortName == sort.rawValue, digest == filter else {
+      throw InvalidArgument(
+        field: "cursor", reason: "belongs to another sort or filter; start again without a cursor")
+    }
+    switch (sort, json["k"]) {
+    case (.name, .string(let name)?): key = .text(name)
+    case (.newest, .number(let number)?), (.priceAsc, .number(let number)?),
+      (.priceDesc, .number(let number)?):
+      guard let value = number.intValue else { throw invalid }
+      key = .integer(Int64(value))
+    default: throw invalid
+    }
+    self.sort = sort
+    self.filter = filter
+    self.id = Int64(id)
+  }
+}
+
+/// Base64 with the URL alphabet and no padding (RFC 4648 §5).
+enum Base64URL {
+  private static let alphabet = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+  static func encode(_ bytes: [UInt8]) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity((bytes.count + 2) / 3 * 4)
+    var index = 0
+    while index < bytes.count {
+      let chunk = bytes[index..<min(index + 3, bytes.count)]
+      let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * $1.offset) }
+      for position in 0..<(chunk.count + 1) {
+        out.append(alphabet[Int((value >> (18 - 6 * position)) & 0x3F)])
+      }
+      index += 3
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  static func decode(_ text: String) -> [UInt8]? {
+    var values: [UInt8] = []
+    for byte in text.utf8 {
+      guard let value = alphabet.firstIndex(of: byte) else { return nil }
+      values.append(UInt8(value))
+    }
+    guard values.count % 4 != 1 else { return nil }
+    var out: [UInt8] = []
+    var index = 0
+    while index < values.count {
+      let chunk = values[index..<min(index + 4, values.count)]
+      let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (18 - 6 * $1.offset) }
+      for position in 0..<(chunk.count - 1) {
+        out.append(UInt8((value >> (16 - 8 * position)) & 0xFF))
+      }
+      index += 4
+    }
+    return out
+  }
+}

@@ -1,0 +1,49 @@
+/// The product manager's view model: list, detail, create, update, delete,
+/// suppliers. After every mutation it reports the change through `changed`
+/// (synchronously, before returning), so the daemon can tell the client to
+/// refresh its list and detail before the mutation's response.
+public final class ProductsService: Sendable {
+  public let backend: any ProductBackend
+
+  public init(backend: any ProductBackend) {
+    self.backend = backend
+  }
+
+  public func list(_ query: ProductListQuery) async throws -> ProductPage {
+    if let text = query.query, text.count > ProductValidation.maxNameLength {
+      throw InvalidArgument(field: "query", reason: "longer than \(ProductValidation.maxNameLength) characters")
+    }
+    return try await backend.list(query)
+  }
+
+  public func get(id: String) async throws -> Product {
+    try await backend.get(id: id)
+  }
+
+  public func create(_ draft: ProductDraft, changed: @Sendable (ProductChange) -> Void)
+    async throws -> Product
+  {
+    let product = try await backend.create(try ProductValidation.draft(draft))
+    changed(ProductChange(reason: .created, id: product.id, product: product))
+    return product
+  }
+
+  public func update(
+    id: String, _ patch: ProductPatch, expectedVersion: Int?,
+    changed: @Sendable (ProductChange) -> Void
+  ) async throws -> Product {
+    let product = try await backend.update(
+      id: id, try ProductValidation.patch(patch), expectedVersion: expectedVersion)
+    changed(ProductChange(reason: .updated, id: product.id, product: product))
+    return product
+  }
+
+  public func delete(id: String, changed: @Sendable (ProductChange) -> Void) async throws {
+    try await backend.delete(id: id)
+    changed(ProductChange(reason: .deleted, id: id))
+  }
+
+  public func suppliers() async throws -> [Supplier] {
+    try await backend.suppliers()
+  }
+}

@@ -1,0 +1,382 @@
+import Protocol
+import Synchronization
+
+/// The embedded catalog: one SQLite file in the data dir, shared safely by
+/// every daemon that opens it.
+///
+/// The file is opened on first use, so a daemon that never touches products
+/// starts without it. A fresh file gets the demo catalog. Creates from many
+/// callers are committed together (group commit): each is durable
+/// (`synchronous=FULL`) before it is answered. Changes made by other daemons
+/// are noticed through `PRAGMA data_version` and the `changes` log.
+public final class SQLiteProductBackend: ProductBackend {
+  public var kind: String { "embedded" }
+
+  /// The catalog file.
+  public let path: String
+  /// Tells this daemon's own changes from other daemons' in the `changes` log.
+  private let origin: String
+  /// How often to look for other daemons' changes.
+  private let pollInterval: Duration
+  /// The connection, made on first use (it starts a thread of its own).
+  private let lazyConnection = Mutex<SQLiteConnection?>(nil)
+  /// The stream of other daemons' changes, and its continuation.
+  private let external:
+    (stream: AsyncStream<ProductChange>, continuation: AsyncStream<ProductChange>.Continuation)
+
+  public init(path: String, origin: String, pollInterval: Duration = .milliseconds(200)) {
+    self.path = path
+    self.origin = origin
+    self.pollInterval = pollInterval
+    external = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+  }
+
+  deinit { external.continuation.finish() }
+
+  /// The schema, then the demo catalog on a fresh file.
+  static let migrations = [
+    SQLiteMigration(version: 1, sql: CatalogSchema.version1),
+    SQLiteMigration(version: 2) { database in try seed(database) },
+  ]
+
+  func connection() throws -> SQLiteConnection {
+    let (connection, isNew) = try lazyConnection.withLock { stored in
+      if let stored { return (stored, false) }
+      let made = try SQLiteConnection(path: path) { database in
+        try database.migrate(Self.migrations)
+      }
+      stored = made
+      return (made, true)
+    }
+    if isNew { startWatching(connection) }
+    return connection
+  }
+
+  // MARK: - Reads
+
+  public func list(_ query: ProductListQuery) async throws -> ProductPage {
+    let filter = ProductCursor.filterDigest(query: query.query, supplierId: query.supplierId)
+    let cursor = try query.cursor.map { text throws(InvalidArgument) in
+      try ProductCursor(decoding: text, sort: query.sort, filter: filter)
+    }
+    let supplier: Int64?
+    if let supplierId = query.supplierId {
+      guard let id = Int64(supplierId) else { return ProductPage(items: [], nextCursor: nil, totalCount: 0) }
+      supplier = id
+    } else {
+      supplier = nil
+    }
+    let plan = ProductListSQL(query: query, supplier: supplier, cursor: cursor)
+    let (rows, total) = try await connection().read { database in
+      let rows = try database.query(plan.pageSQL, plan.pageParameters, row: Self.product)
+      let total = try database.queryOne(plan.countSQL, plan.countParameters) { try $0.int64(0) } ?? 0
+      return (rows, Int(total))
+    }
+    let page = Array(rows.prefix(query.limit))
+    var next: String?
+    if rows.count > query.limit, let last = page.last, let id = Int64(last.product.id) {
+      let key: ProductCursor.Key =
+        switch query.sort {
+        case .newest: .integer(last.createdMicroseconds)
+        case .priceAsc, .priceDesc: .integer(Int64(last.product.price))
+        case .name: .text(last.product.nameKo)
+        }
+      next = ProductCursor(sort: query.sort, filter: filter, key: key, id: id).encoded
+    }
+    return ProductPage(items: page.map(\.product), nextCursor: next, totalCount: total)
+  }
+
+  public func get(id: String) async throws -> Product {
+    guard let rowID = Int64(id) else { throw NotFound(resource: "product", id: id) }
+    let found = try await connection().read { database in
+      try database.queryOne(Self.selectProduct + " WHERE p.id = ?", [.integer(rowID)], row: Self.product)
+    }
+    guard let found else { throw NotFound(resource: "product", id: id) }
+    return found.product
+  }
+
+  public func suppliers() async throws -> [Supplier] {
+    try await connection().read { database in
+      try database.query("SELECT id, name FROM suppliers ORDER BY name, id", []) { row in
+        Supplier(id: String(try row.int64(0)), name: try row.text(1))
+      }
+    }
+  }
+
+  // MARK: - Writes
+
+  public func create(_ draft: ProductDraft) async throws -> Product {
+    let supplier = try supplierRowID(draft.supplierId)
+    let origin = origin
+    return try await connection().writeBatched { database in
+      if let supplier { try Self.requireSupplier(database, supplier) }
+      let now = RFC3339.nowMicroseconds()
+      try database.run(
+        """
+        INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(draft.nameKo), SQLiteValue(draft.nameEn), .integer(Int64(draft.price)),
+          SQLiteValue(supplier), .integer(now), .integer(now),
+        ])
+      let id = database.lastInsertRowID
+      try Self.logChange(database, .created, id: id, origin: origin)
+      return try Self.fetch(database, id: id)
+    }
+  }
+
+  public func update(id: String, _ patch: ProductPatch, expectedVersion: Int?) async throws -> Product {
+    guard let rowID = Int64(id) else { throw NotFound(resource: "product", id: id) }
+    let supplier: Int64?? = try patch.supplierId.map { value in try supplierRowID(value) }
+    let origin = origin
+    return try await connection().write { database in
+      guard
+        let current = try database.queryOne(
+          "SELECT version FROM products WHERE id = ?", [.integer(rowID)], row: { try $0.int64(0) })
+      else { throw NotFound(resource: "product", id: id) }
+      if let expectedVersion, Int64(expectedVersion) != current {
+        throw ProductsError.conflict(currentVersion: Int(current))
+      }
+      if case .some(.some(let supplier)) = supplier { try Self.requireSupplier(database, supplier) }
+      var assignments = ["version = version + 1", "updated_at = ?"]
+      var parameters: [SQLiteValue] = [.integer(RFC3339.nowMicroseconds())]
+      if let nameKo = patch.nameKo {
+        assignments.append("name_ko = ?")
+        parameters.append(.text(nameKo))
+      }
+      if let nameEn = patch.nameEn {
+        assignments.append("name_en = ?")
+        parameters.append(SQLiteValue(nameEn))
+      }
+      if let price = patch.price {
+        assignments.append("price = ?")
+        parameters.append(.integer(Int64(price)))
+      }
+      if let supplier {
+        assignments.append("supplier_id = ?")
+        parameters.append(SQLiteValue(supplier))
+      }
+      // Only fixed column names are joined into the SQL; every value is bound.
+      try database.run(
+        "UPDATE products SET \(assignments.joined(separator: ", ")) WHERE id = ?",
+        parameters + [.integer(rowID)])
+      try Self.logChange(database, .updated, id: rowID, origin: origin)
+      return try Self.fetch(database, id: rowID)
+    }
+  }
+
+  public func delete(id: String) async throws {
+    guard let rowID = Int64(id) else { throw NotFound(resource: "product", id: id) }
+    let origin = origin
+    try await connection().write { database in
+      guard try database.run("DELETE FROM products WHERE id = ?", [.integer(rowID)]) > 0 else {
+        throw NotFound(resource: "product", id: id)
+      }
+      try Self.logChange(database, .deleted, id: rowID, origin: origin)
+    }
+  }
+
+  private func supplierRowID(_ id: String?) throws(InvalidArgument) -> Int64? {
+    guard let id else { return nil }
+    guard let rowID = Int64(id) else {
+      throw InvalidArgument(field: "supplierId", reason: "no supplier with id \(id)")
+    }
+    return rowID
+  }
+
+  private static func requireSupplier(_ database: SQLiteDatabase, _ id: Int64) throws {
+    guard try database.queryOne("SELECT 1 FROM suppliers WHERE id = ?", [.integer(id)], row: { _ in true }) != nil
+    else { throw InvalidArgument(field: "supplierId", reason: "no supplier with id \(id)") }
+  }
+
+  private static func logChange(
+    _ database: SQLiteDatabase, _ reason: ProductChange.Reason, id: Int64, origin: String
+  ) throws {
+    try database.run(
+      "INSERT INTO changes (reason, product_id, origin) VALUES (?, ?, ?)",
+      [.text(reason.rawValue), .integer(id), .text(origin)])
+  }
+
+  // MARK: - Rows
+
+  /// A product with the raw creation time its cursor needs.
+  struct Row {
+    let product: Product
+    let createdMicroseconds: Int64
+  }
+
+  static let selectProduct = """
+    SELECT p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at, p.updated_at, p.version
+    FROM products p LEFT JOIN suppliers s ON s.id = p.supplier_id
+    """
+
+  @Sendable static func product(_ row: SQLiteRow) throws -> Row {
+    let created = try row.int64(6)
+    let supplier = try row.isNull(4) ? nil : Supplier(id: String(try row.int64(4)), name: try row.text(5))
+    return Row(
+      product: Product(
+        id: String(try row.int64(0)), nameKo: try row.text(1),
+        nameEn: try row.isNull(2) ? nil : try row.text(2), price: Int(try row.int64(3)),
+        supplier: supplier, createdAt: RFC3339.string(microseconds: created),
+        updatedAt: RFC3339.string(microseconds: try row.int64(7)), version: Int(try row.int64(8))),
+      createdMicroseconds: created)
+  }
+
+  private static func fetch(_ database: SQLiteDatabase, id: Int64) throws -> Product {
+    guard let row = try database.queryOne(selectProduct + " WHERE p.id = ?", [.integer(id)], row: product)
+    else { throw NotFound(resource: "product", id: String(id)) }
+    return row.product
+  }
+
+  // MARK: - Demo data
+
+  /// Fills a fresh catalog with the demo suppliers and products.
+  private static func seed(_ database: SQLiteDatabase) throws {
+    for name in DemoCatalog.suppliers {
+      try database.run("INSERT INTO suppliers (name) VALUES (?)", [.text(name)])
+    }
+    let now = RFC3339.nowMicroseconds()
+    for item in DemoCatalog.items() {
+      let created = now - Int64(item.ageSeconds) * 1_000_000
+      try database.run(
+        """
+        INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(item.nameKo), SQLiteValue(item.nameEn), .integer(Int64(item.price)),
+          SQLiteValue(item.supplier.map { Int64($0 + 1) }), .integer(created), .integer(created),
+        ])
+    }
+  }
+
+  // MARK: - Other daemons' changes
+
+  public func externalChanges() -> AsyncStream<ProductChange> { external.stream }
+
+  /// Polls `PRAGMA data_version` (it changes when another connection commits)
+  /// and reads the new entries of the `changes` log made by other daemons.
+  private func startWatching(_ connection: SQLiteConnection) {
+    let origin = origin
+    let continuation = external.continuation
+    let interval = pollInterval
+    Task { [weak self] in
+      var lastSeq = try await connection.read { database in
+        try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) { try $0.int64(0) } ?? 0
+      }
+      var lastVersion = try await connection.read { database in try database.dataVersion() }
+      while self != nil, !Task.isCancelled {
+        try await Task.sleep(for: interval)
+        let version = try await connection.read { database in try database.dataVersion() }
+        guard version != lastVersion else { continue }
+        lastVersion = version
+        let since = lastSeq
+        let (entries, maxSeq) = try await connection.read { database in
+          let entries = try database.query(
+            "SELECT seq, reason, product_id FROM changes WHERE seq > ? AND origin != ? ORDER BY seq LIMIT 1000",
+            [.integer(since), .text(origin)]
+          ) { row in (try row.int64(0), try row.text(1), try row.int64(2)) }
+          let maxSeq = try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) { try $0.int64(0) } ?? 0
+          return (entries, maxSeq)
+        }
+        lastSeq = maxSeq
+        if entries.count == 1000 {
+          continuation.yield(ProductChange(reason: .resync, id: nil))
+          continue
+        }
+        for (_, reason, productID) in entries {
+          guard let reason = ProductChange.Reason(rawValue: reason) else { continue }
+          let product = reason == .updated ? try? await self?.get(id: String(productID)) : nil
+          continuation.yield(ProductChange(reason: reason, id: String(productID), product: product))
+        }
+      }
+    }
+  }
+}
+
+/// The statements of one `products/list` page and its count.
+struct ProductListSQL {
+  let pageSQL: String
+  let pageParameters: [SQLiteValue]
+  let countSQL: String
+  let countParameters: [SQLiteValue]
+
+  /// Only fixed SQL fragments are assembled here; every value is a bound parameter.
+  init(query: ProductListQuery, supplier: Int64?, cursor: ProductCursor?) {
+    var conditions: [String] = []
+    var parameters: [SQLiteValue] = []
+    var countConditions: [String] = []
+    var countParameters: [SQLiteValue] = []
+    if let supplier {
+      conditions.append("p.supplier_id = ?")
+      parameters.append(.integer(supplier))
+    }
+    let text = query.query.flatMap { $0.isEmpty ? nil : $0 }
+    if let text {
+      let search = TextSearch(text)
+      conditions.append(search.condition)
+      parameters.append(contentsOf: search.parameters)
+    }
+    countConditions = conditions
+    countParameters = parameters
+    let (column, ascending): (String, Bool) =
+      switch query.sort {
+      case .newest: ("p.created_at", false)
+      case .priceAsc: ("p.price", true)
+      case .priceDesc: ("p.price", false)
+      case .name: ("p.name_ko", true)
+      }
+    if let cursor {
+      conditions.append("(\(column), p.id) \(ascending ? ">" : "<") (?, ?)")
+      switch cursor.key {
+      case .integer(let value): parameters.append(.integer(value))
+      case .text(let value): parameters.append(.text(value))
+      }
+      parameters.append(.integer(cursor.id))
+    }
+    let direction = ascending ? "ASC" : "DESC"
+    let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    pageSQL =
+      SQLiteProductBackend.selectProduct + whereClause
+      + " ORDER BY \(column) \(direction), p.id \(direction) LIMIT ?"
+    pageParameters = parameters + [.integer(Int64(query.limit + 1))]
+    if text == nil {
+      countSQL = "SELECT n FROM product_counts WHERE supplier_id = ?"
+      self.countParameters = [.integer(supplier ?? -1)]
+    } else {
+      countSQL =
+        "SELECT count(*) FROM products p WHERE " + countConditions.joined(separator: " AND ")
+      self.countParameters = countParameters
+    }
+  }
+}
+
+/// A substring search over both names: the trigram index for three or more
+/// characters, a scan with LIKE for shorter text (trigrams cannot index it).
+struct TextSearch {
+  let condition: String
+  let parameters: [SQLiteValue]
+
+  init(_ text: String) {
+    if text.count >= 3 {
+      // A quoted FTS5 string is matched as a substring by the trigram tokenizer.
+      let phrase = "\"" + text.replacing("\"", with: "\"\"") + "\""
+      condition = "p.id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ?)"
+      parameters = [.text(phrase)]
+    } else {
+      let pattern = "%" + Self.escapeLike(text) + "%"
+      condition = "(p.name_ko LIKE ? ESCAPE '\\' OR p.name_en LIKE ? ESCAPE '\\')"
+      parameters = [.text(pattern), .text(pattern)]
+    }
+  }
+
+  private static func escapeLike(_ text: String) -> String {
+    var escaped = ""
+    for character in text {
+      if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+      escaped.append(character)
+    }
+    return escaped
+  }
+}

@@ -1,0 +1,40 @@
+/// The prepared statements of one connection, keyed by SQL text, so that a
+/// statement the services run again and again is parsed and planned once.
+///
+/// A statement in use (a query whose row closure runs the same SQL again) is
+/// never handed out twice: the second user gets a fresh, uncached statement.
+final class SQLiteStatementCache {
+  /// The cached statements by their SQL text.
+  private var statements: [String: SQLiteStatement] = [:]
+  /// How many statements it keeps; past it, one not in use is dropped.
+  let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = max(capacity, 0)
+  }
+
+  /// How many statements are cached.
+  var count: Int { statements.count }
+
+  /// The cached statement for `sql`, prepared on a miss; nil when the cached
+  /// one is in use (the caller prepares a transient one).
+  func statement(for sql: String, connection: OpaquePointer) throws -> SQLiteStatement? {
+    if let cached = statements[sql] {
+      return cached.isInUse ? nil : cached
+    }
+    guard capacity > 0 else { return nil }
+    let statement = try SQLiteStatement(connection: connection, sql: sql, persistent: true)
+    if statements.count >= capacity,
+      let victim = statements.first(where: { !$0.value.isInUse })?.key
+    {
+      statements[victim] = nil
+    }
+    statements[sql] = statement
+    return statement
+  }
+
+  /// Drops (and so finalizes, unless in use) every statement.
+  func removeAll() {
+    statements.removeAll()
+  }
+}
