@@ -18,7 +18,10 @@ let package = Package(
     .target(
       name: "Services",
       dependencies: ["Protocol", "CCurlShim", "CSQLite"],
-      exclude: ["Quotes/Corpus"]
+      exclude: [
+        "Quotes/Corpus", "Products/Upstream/products.graphql",
+        "Products/Upstream/operations.graphql",
+      ]
     ),
     .executableTarget(name: "Daemon", dependencies: ["Protocol", "Services"]),
     .executableTarget(name: "LoadGenerator", path: "Benchmarks/LoadGenerator"),

@@ -36,8 +36,37 @@ def integer(minimum=None, maximum=None, default=None):
 
 
 STRING = {"type": "string"}
+COUNTERS = ["received", "succeeded", "failed", "cancelled", "parseError"]
 
 SCHEMAS = {
+    "Capabilities": {
+        "type": "object",
+        "required": ["services", "limits", "framings", "cancelRequest", "workDoneProgress"],
+        "properties": {
+            "services": {
+                "type": "object",
+                "description": "each hosted service by name (quotes, products, …)",
+                "additionalProperties": ref("ServiceCapabilities"),
+            },
+            "limits": {
+                "type": "object",
+                "required": ["maxMessageBytes", "maxDepth", "maxInFlight"],
+                "properties": {k: {"type": "integer"} for k in ["maxMessageBytes", "maxDepth", "maxInFlight"]},
+            },
+            "framings": {"type": "array", "items": {"enum": ["lsp", "ndjson"]}},
+            "cancelRequest": {"type": "boolean"},
+            "workDoneProgress": {"type": "boolean"},
+        },
+    },
+    "ServiceCapabilities": {
+        "type": "object",
+        "required": ["backend", "methods", "notifications"],
+        "properties": {
+            "backend": {"enum": ["embedded", "remote"]},
+            "methods": {"type": "array", "items": STRING},
+            "notifications": {"type": "array", "items": STRING},
+        },
+    },
     "Quote": {
         "type": "object",
         "required": ["id", "content", "author", "tags", "length"],
@@ -124,15 +153,15 @@ METHODS = [
             "type": "object",
             "required": ["serverInfo", "clientId", "capabilities"],
             "properties": {
-                "serverInfo": {"type": "object", "properties": {"name": {"const": "catalogd"}, "version": STRING}},
+                "serverInfo": {"type": "object", "required": ["name", "version"], "properties": {"name": {"const": "catalogd"}, "version": STRING}},
                 "clientId": STRING,
-                "capabilities": {"type": "object", "description": "services with their backend ('embedded' or 'remote'), methods and notifications; limits; framings"},
+                "capabilities": ref("Capabilities"),
             },
         }},
     },
     {
         "name": "shutdown",
-        "summary": "Ends the session; later requests get -32600. Follow it with the exit notification.",
+        "summary": "Ends the session: answered once every earlier request is answered; later requests get -32600. Follow it with the exit notification.",
         "params": [],
         "result": {"name": "null", "schema": {"type": "null"}},
     },
@@ -150,7 +179,7 @@ METHODS = [
             param("ms", integer(0, 600000), "how long to wait", True),
             param("lane", STRING, "requests with the same lane run in arrival order"),
         ],
-        "result": {"name": "SleepResult", "schema": {"type": "object", "properties": {"slept": {"type": "integer"}}}},
+        "result": {"name": "SleepResult", "schema": {"type": "object", "required": ["slept"], "properties": {"slept": {"type": "integer"}}}},
     },
     {
         "name": "daemon/status",
@@ -162,7 +191,7 @@ METHODS = [
             "properties": {
                 "version": STRING,
                 "uptimeSeconds": {"type": "number"},
-                "requests": {"type": "object", "properties": {k: {"type": "integer"} for k in ["received", "succeeded", "failed", "cancelled", "parseError"]}},
+                "requests": {"type": "object", "required": COUNTERS, "properties": {k: {"type": "integer"} for k in COUNTERS}},
                 "inFlight": {"type": "integer"},
                 "queuedOutputBytes": {"type": "integer"},
                 "backends": {"type": "object", "additionalProperties": {"enum": ["embedded", "remote"]}},
@@ -256,8 +285,8 @@ METHODS = [
 ]
 
 NOTIFICATIONS = [
-    {"name": "initialized", "direction": "client→server", "summary": "Accepted; nothing to do.", "params": {}},
-    {"name": "exit", "direction": "client→server", "summary": "Ends the process: status 0 after shutdown, 1 without.", "params": {}},
+    {"name": "initialized", "direction": "client→server", "summary": "Accepted; nothing to do. No params."},
+    {"name": "exit", "direction": "client→server", "summary": "Ends the process: status 0 after shutdown, 1 without. No params."},
     {"name": "$/cancelRequest", "direction": "client→server", "summary": "A request still running ends with -32800; unknown or finished ids are ignored.",
      "params": {"type": "object", "required": ["id"], "properties": {"id": {"type": ["string", "integer"]}}}},
     {"name": "$/progress", "direction": "server→client", "summary": "Progress of long work, for requests that carried params.workDoneToken.",
@@ -295,7 +324,7 @@ def document():
         "methods": methods,
         "components": {
             "schemas": SCHEMAS,
-            "errors": {message.replace(" ", ""): {"code": code, "message": message, "data": description} for code, message, description in ERRORS},
+            "errors": {"".join(word[0].upper() + word[1:] for word in message.split()): {"code": code, "message": message, "data": description} for code, message, description in ERRORS},
         },
         "x-notifications": NOTIFICATIONS,
     }

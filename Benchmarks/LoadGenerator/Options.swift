@@ -6,6 +6,7 @@ struct Options {
     usage: catalogd-bench [--binary PATH] [--requests N] [--framing ndjson|lsp]
                           [--pingpong N] [--spawns N] [--timeout SECONDS] [--json]
            catalogd-bench --calibrate [--framing ndjson|lsp] [--json]
+           catalogd-bench --products N [--json]
 
       --binary PATH      the daemon (default $CATALOGD_BIN, else .build/release/catalogd)
       --requests N       pipelined echo requests per framing; 0 skips (default 100000)
@@ -15,6 +16,8 @@ struct Options {
       --timeout SECONDS  a daemon still running this long is killed (default 120)
       --json             print one JSON object instead of a line per figure
       --calibrate        measure the bench's own ceiling with no daemon (10^6 requests)
+      --products N       only the products figures, on a catalog of N products (seeded once
+                         into .build/bench-data/products-N with `catalogd seed products N`)
     """
 
   var binary = getenv("CATALOGD_BIN").map { String(cString: $0) } ?? ".build/release/catalogd"
@@ -25,6 +28,7 @@ struct Options {
   var timeoutSeconds = 120
   var json = false
   var calibrate = false
+  var products = 0
   var help = false
 
   init(_ arguments: some Sequence<String>) throws {
@@ -53,6 +57,7 @@ struct Options {
       case "--timeout": timeoutSeconds = max(1, try count())
       case "--json": json = true
       case "--calibrate": calibrate = true
+      case "--products": products = try count()
       case "-h", "--help": help = true
       case "--framing":
         let text = try value()

@@ -25,6 +25,13 @@ func run(_ arguments: ArraySlice<String>) -> Int32 {
   var report = Report(json: options.json)
   if options.calibrate {
     calibrate(options, into: &report)
+  } else if options.products > 0 {
+    do {
+      try ProductsBenchmark(options: options).run(into: &report)
+    } catch {
+      printError("catalogd-bench: \(error)")
+      return 1
+    }
   } else {
     guard access(options.binary, X_OK) == 0 else {
       printError(

@@ -75,6 +75,9 @@ do {
       CallCommand.run(
         configuration, method: positionals[1],
         paramsText: positionals.count == 3 ? positionals[2] : nil))
+  case "seed":
+    let arguments = Array(positionals.dropFirst())
+    exit(runBlocking { await SeedCommand.run(configuration, arguments: arguments) })
   case let command?:
     fail("unknown command \(command) (see catalogd --help)")
   }

@@ -73,6 +73,16 @@ final class ConnectionTests: XCTestCase {
     XCTAssertEqual(exitStatus.value.withLock { $0 }, 0)
   }
 
+  /// `shutdown` is answered after the requests before it, so `exit` drops no reply.
+  func testShutdownWaitsForEarlierRequests() {
+    initialize()
+    request(1, "daemon/sleep", #"{"ms":150}"#)
+    request(2, "shutdown")
+    let messages = wait(forReplies: [1, 2])
+    let order = messages.compactMap { $0["id"]?.intValue }.filter { $0 != 0 }
+    XCTAssertEqual(order, [1, 2])
+  }
+
   func testExitWithoutShutdownGivesStatusOne() {
     initialize()
     send(#"{"jsonrpc":"2.0","method":"exit"}"#)

@@ -60,7 +60,7 @@ final class GraphQLTestUpstream {
       process.terminate()
       throw StartFailure(
         description: "the GraphQL test upstream did not start (python3 with graphql-core: "
-          + "pip install -r Tests/Upstreams/requirements.txt); it printed \(text.debugDescription)")
+          + "pip install -r Tests/requirements.txt); it printed \(text.debugDescription)")
     }
     self.port = port
   }

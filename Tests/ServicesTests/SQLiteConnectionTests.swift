@@ -36,8 +36,21 @@ final class SQLiteConnectionTests: XCTestCase {
     XCTAssertEqual(readThread, batchedThread)
     XCTAssertEqual(pthread_equal(readThread, testThread), 0)
     // From a child task on the cooperative pool too.
-    let fromTask = try await Task.detached { try await connection.read { _ in pthread_self() } }.value
+    let fromTask = try await Task.detached { try await connection.read { _ in pthread_self() } }
+      .value
     XCTAssertEqual(fromTask, readThread)
+  }
+
+  func testTheExecutorKnowsItsThread() async throws {
+    let executor = try XCTUnwrap(SQLiteThreadExecutor())
+    defer { executor.stop() }
+    XCTAssertEqual(executor.isIsolatingCurrentContext(), false)
+    let connection = try connection()
+    let onThread = try await connection.read { _ in
+      // `assumeIsolated` checks the executor: it would trap off the thread.
+      connection.assumeIsolated { _ in true }
+    }
+    XCTAssertTrue(onThread)
   }
 
   func testReadSeesOneSnapshotAndWriteRollsBackOnError() async throws {
@@ -93,7 +106,9 @@ final class SQLiteConnectionTests: XCTestCase {
     ]
     for _ in 0..<3 {
       let connection = try SQLiteConnection(path: directory.file()) { try $0.migrate(migrations) }
-      let count = try await connection.read { try $0.queryOne("SELECT count(*) FROM m") { try $0.int(0) } }
+      let count = try await connection.read {
+        try $0.queryOne("SELECT count(*) FROM m") { try $0.int(0) }
+      }
       XCTAssertEqual(count, 1)
     }
   }
@@ -157,7 +172,9 @@ final class SQLiteConnectionTests: XCTestCase {
     let waited = sqliteTestSeconds() - start
     try await hold.value
     print("SQLite busy: the write got the lock after \(Int(waited * 1000)) ms of retries")
-    let names = try await writer.read { try $0.query("SELECT who FROM t ORDER BY id") { try $0.text(0) } }
+    let names = try await writer.read {
+      try $0.query("SELECT who FROM t ORDER BY id") { try $0.text(0) }
+    }
     XCTAssertEqual(names, ["holder", "writer"])
   }
 
@@ -175,7 +192,9 @@ final class SQLiteConnectionTests: XCTestCase {
     }
     try await hold.value
     // Reads go on while another connection writes (WAL).
-    let count = try await writer.read { try $0.queryOne("SELECT count(*) FROM t") { try $0.int(0) } }
+    let count = try await writer.read {
+      try $0.queryOne("SELECT count(*) FROM t") { try $0.int(0) }
+    }
     XCTAssertEqual(count, 1)
   }
 

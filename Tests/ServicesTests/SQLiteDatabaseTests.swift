@@ -125,13 +125,15 @@ final class SQLiteDatabaseTests: XCTestCase {
     try database.run(sql, [1, nil])
     let select = "SELECT x, y FROM t"
     let read = try database.prepare(select)
-    XCTAssertEqual(assertSQLiteError(try read.int64(0))?.message, "no current row: step() did not return true")
+    XCTAssertEqual(
+      assertSQLiteError(try read.int64(0))?.message, "no current row: step() did not return true")
     XCTAssertTrue(try read.step())
     let mismatch = assertSQLiteError(try read.text(0))
     XCTAssertEqual(mismatch?.code, SQLITE_MISMATCH)
     XCTAssertEqual(mismatch?.message, "column 0 (x) holds INTEGER, not TEXT")
     XCTAssertEqual(mismatch?.sql, select)
-    XCTAssertEqual(assertSQLiteError(try read.int64(1))?.message, "column 1 (y) holds NULL, not INTEGER")
+    XCTAssertEqual(
+      assertSQLiteError(try read.int64(1))?.message, "column 1 (y) holds NULL, not INTEGER")
     XCTAssertEqual(assertSQLiteError(try read.int64(2))?.code, SQLITE_RANGE)
     XCTAssertEqual(assertSQLiteError(try read.int64("z"))?.message, "no column named z")
     XCTAssertEqual(try read.value(1), .null)
@@ -147,21 +149,23 @@ final class SQLiteDatabaseTests: XCTestCase {
     XCTAssertEqual(syntax?.sql, "SELEC 1")
     XCTAssertEqual(syntax?.message, #"near "SELEC": syntax error"#)
     XCTAssertEqual(
-      syntax?.description, #"SQLite error 1 (SQL logic error): near "SELEC": syntax error [SQL: SELEC 1]"#)
+      syntax?.description,
+      #"SQLite error 1 (SQL logic error): near "SELEC": syntax error [SQL: SELEC 1]"#)
 
     try database.execute("CREATE TABLE u (name TEXT UNIQUE NOT NULL)")
     let insert = "INSERT INTO u (name) VALUES (?)"
     try database.run(insert, ["우유"])
     let unique = assertSQLiteError(try database.run(insert, ["우유"]))
     XCTAssertEqual(unique?.code, SQLITE_CONSTRAINT)
-    XCTAssertEqual(unique?.extendedCode, 2067)  // SQLITE_CONSTRAINT_UNIQUE
+    XCTAssertEqual(unique?.extendedCode, SQLITE_CONSTRAINT | 8 << 8)  // _UNIQUE
     XCTAssertEqual(unique?.isConstraint, true)
     XCTAssertEqual(unique?.isBusy, false)
     XCTAssertEqual(unique?.message, "UNIQUE constraint failed: u.name")
     XCTAssertEqual(unique?.sql, insert)
     // The bound values never appear in the error.
     XCTAssertEqual(unique.map { "\($0)".contains("우유") }, false)
-    XCTAssertEqual(assertSQLiteError(try database.run(insert, [nil]))?.extendedCode, 1299)  // NOTNULL
+    let notNull = assertSQLiteError(try database.run(insert, [nil]))
+    XCTAssertEqual(notNull?.extendedCode, SQLITE_CONSTRAINT | 5 << 8)  // _NOTNULL
 
     let twoStatements = assertSQLiteError(try database.run("SELECT 1; SELECT 2"))
     XCTAssertEqual(twoStatements?.code, SQLITE_MISUSE)
@@ -194,12 +198,28 @@ final class SQLiteDatabaseTests: XCTestCase {
     XCTAssertEqual(nested, [[], [0], [0, 1]])
     XCTAssertEqual(database.cachedStatementCount, 2)
 
-    // A statement stopped early is reset: it holds no read snapshot afterwards.
+    // A statement stopped early is reset: it holds no read snapshot afterwards,
+    // so another connection can checkpoint the whole WAL (busy flag 0).
+    let other = try open(options: .init(busyTimeoutMilliseconds: 10))
+    func checkpointIsBlocked() throws -> Bool {
+      try other.run("INSERT INTO c VALUES (1000)")
+      return try other.queryOne("PRAGMA wal_checkpoint(TRUNCATE)") { try $0.bool(0) } ?? true
+    }
+    let unreset = try database.prepare("SELECT x FROM c")
+    XCTAssertTrue(try unreset.step())
+    XCTAssertTrue(
+      try checkpointIsBlocked(), "the control: a statement left on a row holds its snapshot")
+    unreset.reset()
     _ = try database.queryOne("SELECT x FROM c") { try $0.int(0) }
-    XCTAssertFalse(database.isInTransaction)
-    let other = try open()
-    try other.run("INSERT INTO c VALUES (1000)")  // would be fine in WAL anyway
-    try other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    XCTAssertFalse(try checkpointIsBlocked())
+
+    // A schema change re-prepares a cached statement; names find the new columns.
+    try database.execute("CREATE TABLE r (a, b); INSERT INTO r VALUES ('a', 'b')")
+    let selectAll = "SELECT * FROM r"
+    XCTAssertEqual(try database.queryOne(selectAll) { try $0.text("b") }, "b")
+    try database.execute("DROP TABLE r; CREATE TABLE r (b, a); INSERT INTO r VALUES ('B', 'A')")
+    XCTAssertEqual(try database.queryOne(selectAll) { try ($0.text("b"), $0.text("A")) }?.0, "B")
+    XCTAssertEqual(try database.queryOne(selectAll) { try $0.text("A") }, "A")
 
     // Past its capacity, the cache drops a statement.
     let small = try open(options: .init(statementCacheCapacity: 2))
@@ -305,7 +325,8 @@ final class SQLiteDatabaseTests: XCTestCase {
       try database.queryOne("SELECT count(*) FROM sqlite_schema WHERE name = 'half'") {
         try $0.int(0)
       }, 0)
-    XCTAssertEqual(assertSQLiteError(try database.migrate([migrations[1], migrations[0]]))?.code, SQLITE_MISUSE)
+    XCTAssertEqual(
+      assertSQLiteError(try database.migrate([migrations[1], migrations[0]]))?.code, SQLITE_MISUSE)
   }
 
   // MARK: Opening, WAL, other connections
@@ -328,12 +349,14 @@ final class SQLiteDatabaseTests: XCTestCase {
       CREATE TABLE child (parent INTEGER REFERENCES parent(id));
       """)
     XCTAssertEqual(
-      assertSQLiteError(try database.run("INSERT INTO child VALUES (1)"))?.extendedCode, 787)  // FOREIGNKEY
+      assertSQLiteError(try database.run("INSERT INTO child VALUES (1)"))?.extendedCode,
+      SQLITE_CONSTRAINT | 3 << 8)  // _FOREIGNKEY
 
     let readOnly = try SQLiteDatabase(path: directory.file(), readOnly: true)
     XCTAssertTrue(readOnly.isReadOnly)
     XCTAssertEqual(try readOnly.queryOne("SELECT count(*) FROM parent") { try $0.int(0) }, 0)
-    XCTAssertEqual(assertSQLiteError(try readOnly.run("INSERT INTO parent VALUES (1)"))?.code, SQLITE_READONLY)
+    XCTAssertEqual(
+      assertSQLiteError(try readOnly.run("INSERT INTO parent VALUES (1)"))?.code, SQLITE_READONLY)
 
     let missing = directory.file("missing/nothing.sqlite")
     let cannotOpen = assertSQLiteError(try SQLiteDatabase(path: missing))
@@ -354,7 +377,8 @@ final class SQLiteDatabaseTests: XCTestCase {
       """)
     XCTAssertEqual(try database.query("SELECT x FROM s") { try $0.int(0) }, [1, 2])
     let error = assertSQLiteError(
-      try database.execute("INSERT INTO s VALUES (3); INSERT INTO nope VALUES (4); INSERT INTO s VALUES (5)"))
+      try database.execute(
+        "INSERT INTO s VALUES (3); INSERT INTO nope VALUES (4); INSERT INTO s VALUES (5)"))
     XCTAssertEqual(error?.message, "no such table: nope")
     XCTAssertEqual(error?.sql?.hasPrefix("INSERT INTO nope VALUES (4);"), true)
     XCTAssertEqual(try database.query("SELECT x FROM s") { try $0.int(0) }, [1, 2, 3])
@@ -386,7 +410,9 @@ final class SQLiteDatabaseTests: XCTestCase {
       try database.run("INSERT INTO names (name) VALUES (?)", [.text(name)])
     }
     func match(_ query: String) throws -> [String] {
-      try database.query("SELECT name FROM names WHERE names MATCH ? ORDER BY rowid", [.text(query)]) {
+      try database.query(
+        "SELECT name FROM names WHERE names MATCH ? ORDER BY rowid", [.text(query)]
+      ) {
         try $0.text(0)
       }
     }

@@ -35,7 +35,8 @@ final class SQLiteGroupCommitTests: XCTestCase {
 
   private static func insert(_ task: Int, _ n: Int) -> @Sendable (SQLiteDatabase) throws -> Int64 {
     { database in
-      try database.run("INSERT INTO items (task, n) VALUES (?, ?)", [SQLiteValue(task), SQLiteValue(n)])
+      try database.run(
+        "INSERT INTO items (task, n) VALUES (?, ?)", [SQLiteValue(task), SQLiteValue(n)])
       return database.lastInsertRowID
     }
   }
@@ -90,7 +91,8 @@ final class SQLiteGroupCommitTests: XCTestCase {
     // Everything is in the file, as a fresh connection sees it.
     let reader = try SQLiteDatabase(path: directory.file(), readOnly: true)
     XCTAssertEqual(
-      try reader.queryOne("SELECT count(*) FROM items WHERE task < 1000") { try $0.int(0) }, inserts)
+      try reader.queryOne("SELECT count(*) FROM items WHERE task < 1000") { try $0.int(0) }, inserts
+    )
     XCTAssertEqual(try reader.integrityCheck(), "ok")
   }
 
@@ -103,8 +105,8 @@ final class SQLiteGroupCommitTests: XCTestCase {
 
     // Keep the connection's thread busy so that the writers below queue up
     // behind it and land in one batch.
-    let blocker = Task { try await connection.read { _ in usleep(300_000) } }
-    try await Task.sleep(for: .milliseconds(50))
+    let gate = SQLiteTestGate()
+    let blocker = try await gate.block(connection, until: 10)
 
     enum Outcome: Equatable {
       case inserted(visibleAfterReturn: Bool)
@@ -113,6 +115,7 @@ final class SQLiteGroupCommitTests: XCTestCase {
     let outcomes = await withTaskGroup(of: (Int, Outcome).self) { group in
       for task in 0..<10 {
         group.addTask {
+          gate.arrive()
           do {
             let id = try await connection.writeBatched { database in
               if task == 3 {
@@ -125,7 +128,8 @@ final class SQLiteGroupCommitTests: XCTestCase {
             }
             // Resumed only after the commit: another connection sees the row.
             let visible = try await reader.read { database in
-              try database.queryOne("SELECT 1 FROM items WHERE id = ?", [.integer(id)]) { _ in true }
+              try database.queryOne("SELECT 1 FROM items WHERE id = ?", [.integer(id)]) { _ in true
+              }
             }
             return (task, .inserted(visibleAfterReturn: visible == true))
           } catch let error as SQLiteTestFailure {
@@ -173,17 +177,22 @@ final class SQLiteGroupCommitTests: XCTestCase {
     }
     try await connection.open()
     let before = counter.count
-    let blocker = Task { try await connection.read { _ in usleep(200_000) } }
-    try await Task.sleep(for: .milliseconds(50))
+    let gate = SQLiteTestGate()
+    let blocker = try await gate.block(connection, until: 10)
     try await withThrowingTaskGroup(of: Void.self) { group in
       for task in 0..<10 {
-        group.addTask { _ = try await connection.writeBatched(Self.insert(task, 0)) }
+        group.addTask {
+          gate.arrive()
+          _ = try await connection.writeBatched(Self.insert(task, 0))
+        }
       }
       try await group.waitForAll()
     }
     _ = try await blocker.value
     XCTAssertEqual(counter.count - before, 3, "10 writers in batches of 4, 4 and 2")
-    let count = try await connection.read { try $0.queryOne("SELECT count(*) FROM items") { try $0.int(0) } }
+    let count = try await connection.read {
+      try $0.queryOne("SELECT count(*) FROM items") { try $0.int(0) }
+    }
     XCTAssertEqual(count, 10)
   }
 }

@@ -68,3 +68,40 @@ func assertSQLiteError(
     return nil
   }
 }
+
+/// Blocks a connection's thread until a number of tasks are about to call it,
+/// so that their calls queue up behind the block and run back to back.
+final class SQLiteTestGate: Sendable {
+  /// Whether the blocking body runs.
+  private let isBlocking = Atomic<Bool>(false)
+  /// How many tasks called `arrive`.
+  private let arrivals = Atomic<Int>(0)
+
+  /// Counts a task that calls the connection right after.
+  func arrive() {
+    arrivals.add(1, ordering: .sequentiallyConsistent)
+  }
+
+  /// Occupies the connection's thread, returning once it does, until `count`
+  /// tasks arrived (or 10 s passed), then 50 ms more for their calls to be
+  /// enqueued.
+  func block(_ connection: SQLiteConnection, until count: Int) async throws -> Task<Void, any Error>
+  {
+    let task = Task {
+      try await connection.read { _ in
+        self.isBlocking.store(true, ordering: .sequentiallyConsistent)
+        let deadline = sqliteTestSeconds() + 10
+        while self.arrivals.load(ordering: .sequentiallyConsistent) < count,
+          sqliteTestSeconds() < deadline
+        {
+          usleep(1_000)
+        }
+        usleep(50_000)
+      }
+    }
+    while !isBlocking.load(ordering: .sequentiallyConsistent) {
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    return task
+  }
+}

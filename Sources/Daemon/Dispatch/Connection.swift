@@ -54,6 +54,9 @@ final class Connection: @unchecked Sendable {
     /// connection is idle only when this is 0 too, so end of input never
     /// closes the outbox in front of a reply.
     var repliesBeingSent = 0
+    /// A `shutdown` waiting for the requests before it to be answered, so
+    /// that the `exit` after its reply drops no reply.
+    var pendingShutdown: (id: RequestID, target: ReplyTarget)?
 
     var queuedCount: Int { queue.count - queueHead }
   }
@@ -212,8 +215,15 @@ final class Connection: @unchecked Sendable {
       send(.error(.invalidRequest("the server is shutting down")), id: id, to: target, wake: wake)
       return
     case ("shutdown", .running):
-      lock.withLock { state.lifecycle = .shuttingDown }
-      send(.result(.null), id: id, to: target, wake: wake)
+      let answerNow = lock.withLock {
+        state.lifecycle = .shuttingDown
+        guard state.running.isEmpty else {
+          state.pendingShutdown = (id, target)
+          return false
+        }
+        return true
+      }
+      if answerNow { send(.result(.null), id: id, to: target, wake: wake) }
       return
     case (_, .running):
       break
@@ -290,10 +300,14 @@ final class Connection: @unchecked Sendable {
     guard let entry else { return }
     daemon.statistics.inFlight.subtract(1, ordering: .relaxed)
     send(reply, id: entry.id, to: entry.target, wake: true)
-    lock.withLock {
+    let shutdown = lock.withLock { () -> (id: RequestID, target: ReplyTarget)? in
       state.repliesBeingSent -= 1
       lock.broadcast()
+      guard state.running.isEmpty, let shutdown = state.pendingShutdown else { return nil }
+      state.pendingShutdown = nil
+      return shutdown
     }
+    if let shutdown { send(.result(.null), id: shutdown.id, to: shutdown.target, wake: true) }
     drain(wake: true)
   }
 

@@ -7,7 +7,8 @@ enum ProductsCreate {
     let params = try Params(params)
     let draft = ProductDraft(
       nameKo: try params.requiredString("nameKo"), nameEn: try params.string("nameEn"),
-      price: try params.requiredInt("price"), supplierId: try params.string("supplierId", maxLength: 100))
+      price: try params.requiredInt("price"),
+      supplierId: try params.string("supplierId", maxLength: 100))
     return try await context.daemon.services.products.create(
       draft, changed: ProductNotifications.sender(context.notify)
     ).json

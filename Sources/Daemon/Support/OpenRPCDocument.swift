@@ -57,6 +57,10 @@ enum OpenRPCDocument {
           "properties": {
             "serverInfo": {
               "type": "object",
+              "required": [
+                "name",
+                "version"
+              ],
               "properties": {
                 "name": {
                   "const": "catalogd"
@@ -70,8 +74,7 @@ enum OpenRPCDocument {
               "type": "string"
             },
             "capabilities": {
-              "type": "object",
-              "description": "services with their backend ('embedded' or 'remote'), methods and notifications; limits; framings"
+              "$ref": "#/components/schemas/Capabilities"
             }
           }
         }
@@ -79,7 +82,7 @@ enum OpenRPCDocument {
     },
     {
       "name": "shutdown",
-      "summary": "Ends the session; later requests get -32600. Follow it with the exit notification.",
+      "summary": "Ends the session: answered once every earlier request is answered; later requests get -32600. Follow it with the exit notification.",
       "paramStructure": "by-name",
       "params": [],
       "result": {
@@ -127,6 +130,9 @@ enum OpenRPCDocument {
         "name": "SleepResult",
         "schema": {
           "type": "object",
+          "required": [
+            "slept"
+          ],
           "properties": {
             "slept": {
               "type": "integer"
@@ -163,6 +169,13 @@ enum OpenRPCDocument {
             },
             "requests": {
               "type": "object",
+              "required": [
+                "received",
+                "succeeded",
+                "failed",
+                "cancelled",
+                "parseError"
+              ],
               "properties": {
                 "received": {
                   "type": "integer"
@@ -583,6 +596,87 @@ enum OpenRPCDocument {
   ],
   "components": {
     "schemas": {
+      "Capabilities": {
+        "type": "object",
+        "required": [
+          "services",
+          "limits",
+          "framings",
+          "cancelRequest",
+          "workDoneProgress"
+        ],
+        "properties": {
+          "services": {
+            "type": "object",
+            "description": "each hosted service by name (quotes, products, …)",
+            "additionalProperties": {
+              "$ref": "#/components/schemas/ServiceCapabilities"
+            }
+          },
+          "limits": {
+            "type": "object",
+            "required": [
+              "maxMessageBytes",
+              "maxDepth",
+              "maxInFlight"
+            ],
+            "properties": {
+              "maxMessageBytes": {
+                "type": "integer"
+              },
+              "maxDepth": {
+                "type": "integer"
+              },
+              "maxInFlight": {
+                "type": "integer"
+              }
+            }
+          },
+          "framings": {
+            "type": "array",
+            "items": {
+              "enum": [
+                "lsp",
+                "ndjson"
+              ]
+            }
+          },
+          "cancelRequest": {
+            "type": "boolean"
+          },
+          "workDoneProgress": {
+            "type": "boolean"
+          }
+        }
+      },
+      "ServiceCapabilities": {
+        "type": "object",
+        "required": [
+          "backend",
+          "methods",
+          "notifications"
+        ],
+        "properties": {
+          "backend": {
+            "enum": [
+              "embedded",
+              "remote"
+            ]
+          },
+          "methods": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "notifications": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        }
+      },
       "Quote": {
         "type": "object",
         "required": [
@@ -769,42 +863,42 @@ enum OpenRPCDocument {
       }
     },
     "errors": {
-      "Parseerror": {
+      "ParseError": {
         "code": -32700,
         "message": "Parse error",
         "data": "bad framing, bad JSON, a message too large or too deep; data {reason}"
       },
-      "Invalidrequest": {
+      "InvalidRequest": {
         "code": -32600,
         "message": "Invalid request",
         "data": "not a JSON-RPC 2.0 request, an empty batch, a request after shutdown; data {reason}"
       },
-      "Methodnotfound": {
+      "MethodNotFound": {
         "code": -32601,
         "message": "Method not found",
         "data": "data {method}"
       },
-      "Invalidparams": {
+      "InvalidParams": {
         "code": -32602,
         "message": "Invalid params",
         "data": "missing, wrong type or out of range; data {field, reason}"
       },
-      "Internalerror": {
+      "InternalError": {
         "code": -32603,
         "message": "Internal error",
         "data": "logged on the daemon's stderr; no data"
       },
-      "Servernotinitialized": {
+      "ServerNotInitialized": {
         "code": -32002,
         "message": "Server not initialized",
         "data": "a request other than initialize before initialize"
       },
-      "Requestcancelled": {
+      "RequestCancelled": {
         "code": -32800,
         "message": "Request cancelled",
         "data": "the request was cancelled with $/cancelRequest"
       },
-      "Notfound": {
+      "NotFound": {
         "code": -32001,
         "message": "Not found",
         "data": "data {resource, id}; id is null when a filter matched nothing"
@@ -814,12 +908,12 @@ enum OpenRPCDocument {
         "message": "Conflict",
         "data": "stale expectedVersion; data {currentVersion}"
       },
-      "Upstreamunavailable": {
+      "UpstreamUnavailable": {
         "code": -32020,
         "message": "Upstream unavailable",
         "data": "connect, TLS, DNS or timeout failure; data {service, retryable: true, reason}"
       },
-      "Upstreamerror": {
+      "UpstreamError": {
         "code": -32021,
         "message": "Upstream error",
         "data": "bad status or malformed payload; data {service, status?, upstreamMessage?}"
@@ -830,14 +924,12 @@ enum OpenRPCDocument {
     {
       "name": "initialized",
       "direction": "client→server",
-      "summary": "Accepted; nothing to do.",
-      "params": {}
+      "summary": "Accepted; nothing to do. No params."
     },
     {
       "name": "exit",
       "direction": "client→server",
-      "summary": "Ends the process: status 0 after shutdown, 1 without.",
-      "params": {}
+      "summary": "Ends the process: status 0 after shutdown, 1 without. No params."
     },
     {
       "name": "$/cancelRequest",

@@ -6,6 +6,8 @@
 ///   characters in the Korean and English names; shorter queries scan.
 /// - `product_counts` is kept by triggers, so `totalCount` of an unfiltered or
 ///   supplier-filtered list is one row read, not a count of a million rows.
+/// - Product ids are never reused (AUTOINCREMENT), so a client holding a
+///   deleted product's id can never see it name another product.
 /// - `changes` logs every mutation with the daemon that made it, so other
 ///   daemons on the same file can tell their clients what changed.
 enum CatalogSchema {
@@ -15,7 +17,7 @@ enum CatalogSchema {
       name TEXT NOT NULL UNIQUE
     );
     CREATE TABLE products (
-      id INTEGER PRIMARY KEY,
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
       name_ko TEXT NOT NULL,
       name_en TEXT,
       price INTEGER NOT NULL CHECK (price >= 0),

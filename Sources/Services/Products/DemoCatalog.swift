@@ -23,24 +23,33 @@ public enum DemoCatalog {
     ("두부", "Tofu", 1_800, 0), ("계란", "Eggs", 6_900, 2), ("배추김치", "Napa Cabbage Kimchi", 12_900, 0),
     ("깍두기", "Cubed Radish Kimchi", 9_800, 0), ("신라면", "Shin Ramyun", 4_500, 7),
     ("햇반", "Cooked Rice", 1_650, 7), ("사과", "Apples", 15_900, 3), ("배", "Korean Pears", 19_900, 3),
-    ("귤", "Tangerines", 12_500, 3), ("감자", "Potatoes", 5_400, 2), ("고구마", "Sweet Potatoes", 7_200, 2),
+    ("귤", "Tangerines", 12_500, 3), ("감자", "Potatoes", 5_400, 2),
+    ("고구마", "Sweet Potatoes", 7_200, 2),
     ("양파", "Onions", 3_900, 2), ("대파", "Green Onions", 2_980, 2), ("마늘", "Garlic", 8_900, 2),
     ("고등어", "Mackerel", 6_500, 4), ("갈치", "Hairtail Fish", 18_000, 4), ("오징어", "Squid", 9_900, 4),
-    ("김", "Seasoned Laver", 3_980, 4), ("미역", "Dried Seaweed", 4_200, 4), ("식빵", "Sliced Bread", 3_200, 5),
-    ("단팥빵", "Red Bean Bun", 1_900, 5), ("크루아상", "Croissant", 2_800, 5), ("보리차", "Barley Tea", 1_500, 6),
+    ("김", "Seasoned Laver", 3_980, 4), ("미역", "Dried Seaweed", 4_200, 4),
+    ("식빵", "Sliced Bread", 3_200, 5),
+    ("단팥빵", "Red Bean Bun", 1_900, 5), ("크루아상", "Croissant", 2_800, 5),
+    ("보리차", "Barley Tea", 1_500, 6),
     ("옥수수수염차", "Corn Silk Tea", 1_600, 6), ("식혜", "Sikhye Rice Punch", 2_300, 6),
-    ("생수", "Mineral Water", 950, 6), ("된장", "Soybean Paste", 7_800, 0), ("고추장", "Gochujang", 8_600, 0),
-    ("참기름", "Sesame Oil", 11_900, 0), ("간장", "Soy Sauce", 6_400, 0), ("떡볶이 떡", "Rice Cakes", 3_500, 0),
+    ("생수", "Mineral Water", 950, 6), ("된장", "Soybean Paste", 7_800, 0),
+    ("고추장", "Gochujang", 8_600, 0),
+    ("참기름", "Sesame Oil", 11_900, 0), ("간장", "Soy Sauce", 6_400, 0),
+    ("떡볶이 떡", "Rice Cakes", 3_500, 0),
     ("만두", "Dumplings", 8_900, 7), ("어묵", "Fish Cakes", 4_300, 4), ("요구르트", "Yogurt", 3_600, 1),
-    ("치즈", "Cheese Slices", 5_900, 1), ("버터", "Butter", 8_200, 1), ("세제", "Laundry Detergent", 15_800, 9),
-    ("주방세제", "Dish Soap", 4_900, 9), ("휴지", "Toilet Paper", 18_900, 9), ("칫솔", "Toothbrushes", 6_500, 9),
-    ("샴푸", "Shampoo", 12_800, 9), ("녹차", "Green Tea", 7_900, 6), ("믹스커피", "Instant Coffee Mix", 13_500, 8),
+    ("치즈", "Cheese Slices", 5_900, 1), ("버터", "Butter", 8_200, 1),
+    ("세제", "Laundry Detergent", 15_800, 9),
+    ("주방세제", "Dish Soap", 4_900, 9), ("휴지", "Toilet Paper", 18_900, 9),
+    ("칫솔", "Toothbrushes", 6_500, 9),
+    ("샴푸", "Shampoo", 12_800, 9), ("녹차", "Green Tea", 7_900, 6),
+    ("믹스커피", "Instant Coffee Mix", 13_500, 8),
     ("참치캔", "Canned Tuna", 2_700, 8), ("스팸", "Luncheon Meat", 5_200, 8), ("쌀", "Rice", 32_000, 2),
   ]
 
   /// (Korean, English, price factor in percent).
   private static let variants: [(String, String, Int)] = [
-    ("", "", 100), ("유기농 ", "Organic ", 145), ("국산 ", "Domestic ", 120), ("대용량 ", "Family Size ", 180),
+    ("", "", 100), ("유기농 ", "Organic ", 145), ("국산 ", "Domestic ", 120),
+    ("대용량 ", "Family Size ", 180),
     ("프리미엄 ", "Premium ", 160), ("무첨가 ", "Additive-Free ", 130), ("저염 ", "Low-Sodium ", 115),
   ]
 
@@ -68,6 +77,26 @@ public enum DemoCatalog {
           ageSeconds: Int(generator.next() % (90 * 86_400))))
     }
     return items
+  }
+}
+
+extension DemoCatalog {
+  /// `count` generated products for load tests and benchmarks (a million
+  /// and more): names may repeat, as they do across sellers; creation times
+  /// spread over three years.
+  public static func bulkItems(count: Int, seed: UInt64 = 7) -> [Item] {
+    var generator = SplitMix64(seed: seed)
+    return (0..<count).map { _ in
+      let good = goods[Int(generator.next() % UInt64(goods.count))]
+      let variant = variants[Int(generator.next() % UInt64(variants.count))]
+      let size = sizes[Int(generator.next() % UInt64(sizes.count))]
+      return Item(
+        nameKo: variant.0 + good.0 + size, nameEn: variant.1 + good.1 + size.replacingKoreanUnits(),
+        price: (good.2 * variant.2 / 100 + Int(generator.next() % 500) * 10) / 10 * 10,
+        supplier: generator.next() % 12 == 0
+          ? nil : Int(generator.next() % UInt64(suppliers.count)),
+        ageSeconds: Int(generator.next() % (3 * 365 * 86_400)))
+    }
   }
 }
 

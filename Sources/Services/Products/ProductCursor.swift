@@ -42,7 +42,8 @@ struct ProductCursor: Hashable {
       case .text(let value): .string(value)
       }
     let json: JSON = [
-      "s": JSON(sort.rawValue), "f": JSON(String(filter, radix: 16)), "k": keyJSON, "i": JSON(Int(id)),
+      "s": JSON(sort.rawValue), "f": JSON(String(filter, radix: 16)), "k": keyJSON,
+      "i": JSON(Int(id)),
     ]
     return Base64URL.encode(json.serialized())
   }
@@ -84,7 +85,9 @@ enum Base64URL {
     var index = 0
     while index < bytes.count {
       let chunk = bytes[index..<min(index + 3, bytes.count)]
-      let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * $1.offset) }
+      let value = chunk.enumerated().reduce(UInt32(0)) {
+        $0 | UInt32($1.element) << (16 - 8 * $1.offset)
+      }
       for position in 0..<(chunk.count + 1) {
         out.append(alphabet[Int((value >> (18 - 6 * position)) & 0x3F)])
       }
@@ -104,7 +107,9 @@ enum Base64URL {
     var index = 0
     while index < values.count {
       let chunk = values[index..<min(index + 4, values.count)]
-      let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (18 - 6 * $1.offset) }
+      let value = chunk.enumerated().reduce(UInt32(0)) {
+        $0 | UInt32($1.element) << (18 - 6 * $1.offset)
+      }
       for position in 0..<(chunk.count - 1) {
         out.append(UInt8((value >> (16 - 8 * position)) & 0xFF))
       }

@@ -48,7 +48,10 @@ public struct ProductPage: Sendable, Hashable {
   }
 
   public var json: JSON {
-    ["items": .array(items.map(\.json)), "nextCursor": JSON(nextCursor), "totalCount": JSON(totalCount)]
+    [
+      "items": .array(items.map(\.json)), "nextCursor": JSON(nextCursor),
+      "totalCount": JSON(totalCount),
+    ]
   }
 }
 
@@ -77,7 +80,9 @@ public struct ProductPatch: Sendable, Hashable {
   /// `.some(nil)` removes the supplier.
   public var supplierId: String??
 
-  public init(nameKo: String? = nil, nameEn: String?? = nil, price: Int? = nil, supplierId: String?? = nil) {
+  public init(
+    nameKo: String? = nil, nameEn: String?? = nil, price: Int? = nil, supplierId: String?? = nil
+  ) {
     self.nameKo = nameKo
     self.nameEn = nameEn
     self.price = price

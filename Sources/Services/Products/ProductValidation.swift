@@ -14,21 +14,27 @@ public enum ProductValidation {
 
   public static func price(_ value: Int, field: String = "price") throws(InvalidArgument) -> Int {
     guard value >= 0 else { throw InvalidArgument(field: field, reason: "must not be negative") }
-    guard value <= maxPrice else { throw InvalidArgument(field: field, reason: "must be at most \(maxPrice)") }
+    guard value <= maxPrice else {
+      throw InvalidArgument(field: field, reason: "must be at most \(maxPrice)")
+    }
     return value
   }
 
   public static func draft(_ draft: ProductDraft) throws(InvalidArgument) -> ProductDraft {
     ProductDraft(
       nameKo: try name(draft.nameKo, field: "nameKo"),
-      nameEn: try draft.nameEn.map { value throws(InvalidArgument) in try name(value, field: "nameEn") },
+      nameEn: try draft.nameEn.map { value throws(InvalidArgument) in
+        try name(value, field: "nameEn")
+      },
       price: try price(draft.price), supplierId: draft.supplierId)
   }
 
   public static func patch(_ patch: ProductPatch) throws(InvalidArgument) -> ProductPatch {
     var checked = patch
     if let nameKo = patch.nameKo { checked.nameKo = try name(nameKo, field: "nameKo") }
-    if case .some(.some(let nameEn)) = patch.nameEn { checked.nameEn = .some(try name(nameEn, field: "nameEn")) }
+    if case .some(.some(let nameEn)) = patch.nameEn {
+      checked.nameEn = .some(try name(nameEn, field: "nameEn"))
+    }
     if let price = patch.price { checked.price = try self.price(price) }
     return checked
   }

@@ -11,7 +11,8 @@ public final class ProductsService: Sendable {
 
   public func list(_ query: ProductListQuery) async throws -> ProductPage {
     if let text = query.query, text.count > ProductValidation.maxNameLength {
-      throw InvalidArgument(field: "query", reason: "longer than \(ProductValidation.maxNameLength) characters")
+      throw InvalidArgument(
+        field: "query", reason: "longer than \(ProductValidation.maxNameLength) characters")
     }
     return try await backend.list(query)
   }

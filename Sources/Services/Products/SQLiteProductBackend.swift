@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Protocol
 import Synchronization
 
@@ -42,6 +43,11 @@ public final class SQLiteProductBackend: ProductBackend {
   func connection() throws -> SQLiteConnection {
     let (connection, isNew) = try lazyConnection.withLock { stored in
       if let stored { return (stored, false) }
+      // The data dir is made on first use, like the file in it.
+      let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+      if !folder.isEmpty {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      }
       let made = try SQLiteConnection(path: path) { database in
         try database.migrate(Self.migrations)
       }
@@ -61,7 +67,9 @@ public final class SQLiteProductBackend: ProductBackend {
     }
     let supplier: Int64?
     if let supplierId = query.supplierId {
-      guard let id = Int64(supplierId) else { return ProductPage(items: [], nextCursor: nil, totalCount: 0) }
+      guard let id = Int64(supplierId) else {
+        return ProductPage(items: [], nextCursor: nil, totalCount: 0)
+      }
       supplier = id
     } else {
       supplier = nil
@@ -69,7 +77,8 @@ public final class SQLiteProductBackend: ProductBackend {
     let plan = ProductListSQL(query: query, supplier: supplier, cursor: cursor)
     let (rows, total) = try await connection().read { database in
       let rows = try database.query(plan.pageSQL, plan.pageParameters, row: Self.product)
-      let total = try database.queryOne(plan.countSQL, plan.countParameters) { try $0.int64(0) } ?? 0
+      let total =
+        try database.queryOne(plan.countSQL, plan.countParameters) { try $0.int64(0) } ?? 0
       return (rows, Int(total))
     }
     let page = Array(rows.prefix(query.limit))
@@ -89,7 +98,8 @@ public final class SQLiteProductBackend: ProductBackend {
   public func get(id: String) async throws -> Product {
     guard let rowID = Int64(id) else { throw NotFound(resource: "product", id: id) }
     let found = try await connection().read { database in
-      try database.queryOne(Self.selectProduct + " WHERE p.id = ?", [.integer(rowID)], row: Self.product)
+      try database.queryOne(
+        Self.selectProduct + " WHERE p.id = ?", [.integer(rowID)], row: Self.product)
     }
     guard let found else { throw NotFound(resource: "product", id: id) }
     return found.product
@@ -126,7 +136,9 @@ public final class SQLiteProductBackend: ProductBackend {
     }
   }
 
-  public func update(id: String, _ patch: ProductPatch, expectedVersion: Int?) async throws -> Product {
+  public func update(id: String, _ patch: ProductPatch, expectedVersion: Int?) async throws
+    -> Product
+  {
     guard let rowID = Int64(id) else { throw NotFound(resource: "product", id: id) }
     let supplier: Int64?? = try patch.supplierId.map { value in try supplierRowID(value) }
     let origin = origin
@@ -186,7 +198,9 @@ public final class SQLiteProductBackend: ProductBackend {
   }
 
   private static func requireSupplier(_ database: SQLiteDatabase, _ id: Int64) throws {
-    guard try database.queryOne("SELECT 1 FROM suppliers WHERE id = ?", [.integer(id)], row: { _ in true }) != nil
+    guard
+      try database.queryOne(
+        "SELECT 1 FROM suppliers WHERE id = ?", [.integer(id)], row: { _ in true }) != nil
     else { throw InvalidArgument(field: "supplierId", reason: "no supplier with id \(id)") }
   }
 
@@ -213,7 +227,8 @@ public final class SQLiteProductBackend: ProductBackend {
 
   @Sendable static func product(_ row: SQLiteRow) throws -> Row {
     let created = try row.int64(6)
-    let supplier = try row.isNull(4) ? nil : Supplier(id: String(try row.int64(4)), name: try row.text(5))
+    let supplier =
+      try row.isNull(4) ? nil : Supplier(id: String(try row.int64(4)), name: try row.text(5))
     return Row(
       product: Product(
         id: String(try row.int64(0)), nameKo: try row.text(1),
@@ -224,7 +239,9 @@ public final class SQLiteProductBackend: ProductBackend {
   }
 
   private static func fetch(_ database: SQLiteDatabase, id: Int64) throws -> Product {
-    guard let row = try database.queryOne(selectProduct + " WHERE p.id = ?", [.integer(id)], row: product)
+    guard
+      let row = try database.queryOne(
+        selectProduct + " WHERE p.id = ?", [.integer(id)], row: product)
     else { throw NotFound(resource: "product", id: String(id)) }
     return row.product
   }
@@ -236,8 +253,27 @@ public final class SQLiteProductBackend: ProductBackend {
     for name in DemoCatalog.suppliers {
       try database.run("INSERT INTO suppliers (name) VALUES (?)", [.text(name)])
     }
+    try insert(DemoCatalog.items(), into: database)
+  }
+
+  /// Adds `count` generated products (`DemoCatalog.bulkItems`) in large
+  /// transactions, reporting progress after each; for benchmarks and load tests.
+  public func seed(count: Int, progress: @Sendable (Int) -> Void) async throws {
+    let connection = try connection()
+    let batchSize = 20_000
+    var inserted = 0
+    while inserted < count {
+      let batch = min(batchSize, count - inserted)
+      let items = DemoCatalog.bulkItems(count: batch, seed: UInt64(inserted + 1))
+      try await connection.write { database in try Self.insert(items, into: database) }
+      inserted += batch
+      progress(inserted)
+    }
+  }
+
+  private static func insert(_ items: [DemoCatalog.Item], into database: SQLiteDatabase) throws {
     let now = RFC3339.nowMicroseconds()
-    for item in DemoCatalog.items() {
+    for item in items {
       let created = now - Int64(item.ageSeconds) * 1_000_000
       try database.run(
         """
@@ -263,7 +299,8 @@ public final class SQLiteProductBackend: ProductBackend {
     let interval = pollInterval
     Task { [weak self] in
       var lastSeq = try await connection.read { database in
-        try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) { try $0.int64(0) } ?? 0
+        try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) { try $0.int64(0) }
+          ?? 0
       }
       var lastVersion = try await connection.read { database in try database.dataVersion() }
       while self != nil, !Task.isCancelled {
@@ -277,7 +314,10 @@ public final class SQLiteProductBackend: ProductBackend {
             "SELECT seq, reason, product_id FROM changes WHERE seq > ? AND origin != ? ORDER BY seq LIMIT 1000",
             [.integer(since), .text(origin)]
           ) { row in (try row.int64(0), try row.text(1), try row.int64(2)) }
-          let maxSeq = try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) { try $0.int64(0) } ?? 0
+          let maxSeq =
+            try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) {
+              try $0.int64(0)
+            } ?? 0
           return (entries, maxSeq)
         }
         lastSeq = maxSeq

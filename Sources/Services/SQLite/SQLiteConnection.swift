@@ -1,5 +1,3 @@
-import CSQLite
-
 /// The one owner of one `SQLiteDatabase`, and the only way services touch it.
 ///
 /// The actor runs on its own thread (`SQLiteThreadExecutor`), never on Swift's
@@ -254,7 +252,10 @@ final class SQLiteBatchedWriteBox<T: Sendable>: SQLiteBatchedWrite {
   /// The body's value, once it ran without error.
   private var value: T?
 
-  init(body: @escaping @Sendable (SQLiteDatabase) throws -> T, continuation: CheckedContinuation<T, any Error>) {
+  init(
+    body: @escaping @Sendable (SQLiteDatabase) throws -> T,
+    continuation: CheckedContinuation<T, any Error>
+  ) {
     self.body = body
     self.continuation = continuation
   }

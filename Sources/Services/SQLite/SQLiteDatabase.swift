@@ -63,7 +63,8 @@ public final class SQLiteDatabase {
     self.path = path
     self.isReadOnly = options.readOnly
     self.cache = SQLiteStatementCache(capacity: options.statementCacheCapacity)
-    let access = options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    let access =
+      options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
     var connection: OpaquePointer?
     let code = sqlite3_open_v2(
       path, &connection, access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)

@@ -20,8 +20,10 @@ public final class SQLiteStatement {
   private let connection: OpaquePointer
   /// Whether the last `step` produced a row, so that column reads are defined.
   private var hasRow = false
-  /// Column indexes by name, built on the first read by name.
-  private var columnIndexes: [String: Int]?
+  /// Column indexes by exact name, built on the first read by name, and the
+  /// re-prepare count they are valid for (a schema change can re-prepare the
+  /// statement with other columns).
+  private var columnIndexes: (indexes: [String: Int], prepareCount: Int32)?
   /// Whether a `withStatement` call is using this (cached) statement now.
   var isInUse = false
 
@@ -213,21 +215,26 @@ public final class SQLiteStatement {
     return String(cString: name)
   }
 
-  /// The index of the column called `name` (case-insensitively, as SQLite
-  /// resolves names); the first one when several share it.
+  /// The index of the column called `name` (ASCII case-insensitively, as
+  /// SQLite resolves names); the first one when several share it.
   public func columnIndex(named name: String) throws -> Int {
-    if columnIndexes == nil {
+    let prepareCount = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+    if columnIndexes?.prepareCount != prepareCount {
       var indexes: [String: Int] = [:]
       for index in 0..<columnCount {
-        let columnName = try columnName(at: index).lowercased()
+        let columnName = try columnName(at: index)
         if indexes[columnName] == nil { indexes[columnName] = index }
       }
-      columnIndexes = indexes
+      columnIndexes = (indexes, prepareCount)
     }
-    guard let index = columnIndexes?[name.lowercased()] else {
-      throw SQLiteError.misuse("no column named \(name)", sql: sql, code: SQLITE_RANGE)
+    if let index = columnIndexes?.indexes[name] {
+      return index
     }
-    return index
+    for index in 0..<columnCount
+    where sqlite3_stricmp(sqlite3_column_name(handle, Int32(index)), name) == 0 {
+      return index
+    }
+    throw SQLiteError.misuse("no column named \(name)", sql: sql, code: SQLITE_RANGE)
   }
 
   private func checkColumn(_ index: Int, needsRow: Bool = true) throws {

@@ -1,0 +1,195 @@
+import Glibc
+
+/// The products figures of issue 3, through the daemon on a catalog of N
+/// products: list p50 for the first page and for a page 900,000 rows deep,
+/// search p50, get p50, and create throughput with every create durable.
+///
+/// The catalog is seeded once per N into `.build/bench-data/products-N` and
+/// reused; each run copies it first, so the creates never change the next run.
+struct ProductsBenchmark {
+  static let samples = 2_000
+  static let creates = 20_000
+  static let queries = ["우유", "고등어", "유기농 사과", "milk", "Premium", "참기름 1L"]
+
+  let options: Options
+
+  func run(into report: inout Report) throws {
+    let count = options.products
+    let seeded = ".build/bench-data/products-\(count)"
+    if access(seeded + "/catalog.sqlite", R_OK) != 0 {
+      printError("seeding \(count) products into \(seeded) (once)…")
+      try spawnAndWait(options.binary, ["seed", "products", String(count), "--data-dir", seeded])
+    }
+    let work = try TempDirectory()
+    try spawnAndWait("/bin/cp", ["-r", seeded + "/.", work.path])
+    report.setting("products", "\(count)")
+
+    let client = try LineClient(
+      binary: options.binary, arguments: ["--data-dir", work.path, "--log-level", "error"])
+    _ = try client.call(#""initialize","params":{"clientId":"bench"}"#)
+
+    report.add(
+      try latency(client, "listFirstPage", "list first page p50", Target.pageMilliseconds) {
+        _ in #""products/list","params":{"limit":20}"#
+      })
+
+    let depth = min(900_000, max(count - 100, 0))
+    var cursor = ""
+    var walked = 0
+    while walked < depth {
+      let cursorParam = cursor.isEmpty ? "" : #","cursor":"\#(cursor)""#
+      let reply = try client.call(#""products/list","params":{"limit":100\#(cursorParam)}"#)
+      cursor = try field("nextCursor", in: reply)
+      walked += 100
+    }
+    let deepParam = cursor.isEmpty ? "" : #","cursor":"\#(cursor)""#
+    report.add(
+      try latency(
+        client, "listDeepPage", "list page \(walked) deep p50", Target.pageMilliseconds
+      ) { _ in #""products/list","params":{"limit":20\#(deepParam)}"# })
+
+    report.add(
+      try latency(client, "search", "search p50", Target.searchMilliseconds) { index in
+        #""products/list","params":{"limit":20,"query":"\#(Self.queries[index % Self.queries.count])"}"#
+      })
+
+    var random = SystemRandomNumberGenerator()
+    report.add(
+      try latency(client, "get", "get p50", Target.getMilliseconds) { _ in
+        #""products/get","params":{"id":"\#(Int.random(in: 1...count, using: &random))"}"#
+      })
+
+    let started = monotonicNanoseconds()
+    for index in 0..<Self.creates {
+      try client.send(
+        #""products/create","params":{"nameKo":"벤치마크 상품 \#(index)","price":\#(1000 + index)}"#)
+    }
+    try client.readReplies(Self.creates, ignoringNotifications: true)
+    let seconds = Double(monotonicNanoseconds() - started) / 1e9
+    var creates = Figure(
+      key: "createsPerSecond", label: "creates (durable)", unit: "/s", decimals: 0,
+      target: .atLeast(Target.createsPerSecond))
+    creates.value = Double(Self.creates) / seconds
+    report.add(creates)
+    try client.close()
+  }
+
+  enum Target {
+    static let pageMilliseconds = 1.0
+    static let searchMilliseconds = 10.0
+    static let getMilliseconds = 0.2
+    static let createsPerSecond = 5_000.0
+  }
+
+  /// p50 and p99 of `Self.samples` sequential round trips; the p50 is the figure.
+  private func latency(
+    _ client: LineClient, _ key: String, _ label: String, _ target: Double,
+    request: (Int) -> String
+  ) throws -> Figure {
+    var samples: [UInt64] = []
+    samples.reserveCapacity(Self.samples)
+    for index in 0..<(Self.samples + 100) {
+      let started = monotonicNanoseconds()
+      let reply = try client.call(request(index))
+      if reply.contains(#""error":"#) {
+        throw BenchError.wrongReplies("\(label): \(reply.prefix(300))")
+      }
+      if index >= 100 { samples.append(monotonicNanoseconds() - started) }
+    }
+    let percentiles = Percentiles(samples)
+    var figure = Figure(
+      key: key, label: label,
+      unit:
+        "ms (p99 \(formatted(Double(percentiles.at(0.99)) / 1e6, decimals: 3, grouped: false)))",
+      decimals: 3, target: .atMost(target))
+    figure.value = Double(percentiles.at(0.5)) / 1e6
+    return figure
+  }
+
+  /// The string value of `"name":"…"` in a reply (cursors hold no escapes).
+  private func field(_ name: String, in reply: String) throws -> String {
+    guard let start = reply.firstRange(of: "\"\(name)\":\"") else {
+      throw BenchError.wrongReplies("no \(name) in \(reply.prefix(300))")
+    }
+    let rest = reply[start.upperBound...]
+    guard let end = rest.firstIndex(of: "\"") else {
+      throw BenchError.wrongReplies("unterminated \(name)")
+    }
+    return String(rest[..<end])
+  }
+}
+
+/// Runs a program to its end; throws unless it exits 0.
+func spawnAndWait(_ executable: String, _ arguments: [String]) throws {
+  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+  defer {
+    for argument in argv { free(argument) }
+  }
+  var pid = pid_t()
+  let status = posix_spawnp(&pid, executable, nil, nil, argv, environ)
+  guard status == 0 else {
+    throw BenchError.system(call: "posix_spawn \(executable)", errno: status)
+  }
+  var waitStatus: Int32 = 0
+  while waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR {}
+  guard waitStatus == 0 else { throw BenchError.badExit(waitStatus: waitStatus) }
+}
+
+/// A minimal NDJSON client for request/reply benchmarks: one request at a
+/// time, replies read as lines; notifications are skipped.
+final class LineClient {
+  private let process: DaemonProcess
+  private var buffer: [UInt8] = []
+  private var nextID = 1
+
+  init(binary: String, arguments: [String]) throws {
+    process = try DaemonProcess(executable: binary, arguments: arguments)
+  }
+
+  /// Sends `{"jsonrpc":"2.0","id":N,"method":` + `methodAndParams` + `}`.
+  func send(_ methodAndParams: String) throws {
+    let line = #"{"jsonrpc":"2.0","id":\#(nextID),"method":\#(methodAndParams)}"# + "\n"
+    nextID += 1
+    try Array(line.utf8).withUnsafeBytes { try writeAll(process.input, $0) }
+  }
+
+  /// Sends one request and returns its reply line.
+  func call(_ methodAndParams: String) throws -> String {
+    try send(methodAndParams)
+    while true {
+      let line = try readLine()
+      if !line.hasPrefix(#"{"jsonrpc":"2.0","method""#) { return line }
+    }
+  }
+
+  func readReplies(_ count: Int, ignoringNotifications: Bool) throws {
+    var replies = 0
+    while replies < count {
+      let line = try readLine()
+      if line.hasPrefix(#"{"jsonrpc":"2.0","method""#) { continue }
+      if line.contains(#""error":"#) { throw BenchError.wrongReplies(String(line.prefix(300))) }
+      replies += 1
+    }
+  }
+
+  func close() throws {
+    _ = try call(#""shutdown""#)
+    try send(#""exit""#)
+    process.closeInput()
+    _ = try process.wait()
+  }
+
+  private func readLine() throws -> String {
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeSubrange(...newline)
+        return line
+      }
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      let count = read(process.output, &chunk, chunk.count)
+      guard count > 0 else { throw BenchError.daemonClosedOutput(answered: 0, expected: 1) }
+      buffer.append(contentsOf: chunk[0..<count])
+    }
+  }
+}

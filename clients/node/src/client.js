@@ -1,0 +1,634 @@
+// The catalogd client: starts the daemon, does the handshake, matches replies
+// to requests, dispatches notifications, and fails every pending call with a
+// clear error when the daemon exits.
+//
+// Reading and writing is the transport's job (framing.js); this file owns the
+// process and the JSON-RPC state. Every request is settled exactly once: by
+// its reply, its timeout, its AbortSignal, or the daemon's exit, whichever
+// comes first; a reply that arrives after the caller gave up is dropped.
+
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+import {
+  ClientClosedError,
+  DaemonExitedError,
+  DaemonStartError,
+  ProtocolError,
+  RequestTimeoutError,
+  errorFromWire,
+} from './errors.js';
+import { FRAMINGS, createDecoder, encodeMessage } from './framing.js';
+import { CatalogdMethods } from './methods.generated.js';
+
+const { version: PACKAGE_VERSION } = createRequire(import.meta.url)('../package.json');
+
+/** Default time limit of one request, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** How much of the daemon's stderr the client keeps, in characters. */
+const STDERR_KEEP_CHARS = 64 * 1024;
+/** How many stderr lines a DaemonExitedError quotes. */
+const STDERR_TAIL_LINES = 20;
+/** After the process exits, how long to wait for its pipes to close (to get the last of stderr). */
+const CLOSE_GRACE_MS = 100;
+/** setTimeout's limit; longer time limits mean no limit. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Created only by Client.start. */
+const CONSTRUCT = Symbol('Client.start');
+
+/**
+ * A connection to one catalogd process. Create it with `await Client.start()`,
+ * end it with `await client.close()`.
+ */
+export class Client extends CatalogdMethods {
+  /** The child process. */
+  #child;
+  /** 'ndjson' or 'lsp'. */
+  #framing;
+  /** The default time limit of a request, ms (Infinity: none). */
+  #timeout;
+  /** Where errors without a caller go (a handler threw, the daemon broke the protocol). */
+  #onError;
+  /** What to do with stderr besides keeping its tail: null, 'inherit' or a per-line callback. */
+  #stderrSink;
+  /** The id of the next request. */
+  #nextId = 1;
+  /** Requests waiting for their reply, by id: {method, resolve, reject, settle}. */
+  #pending = new Map();
+  /** Ids of requests the caller gave up on (timeout, abort); their late reply is dropped. */
+  #abandoned = new Set();
+  /** Notification handlers by method; '*' receives every notification. */
+  #handlers = new Map();
+  /** Open notification iterators. */
+  #streams = new Set();
+  /** The retained end of the daemon's stderr. */
+  #stderr = '';
+  /** The unfinished last line of stderr, for the per-line callback. */
+  #stderrLine = '';
+  /** Set once close() is called: new calls are refused. */
+  #closing = false;
+  /** The promise of close(), so that it runs once. */
+  #closed = null;
+  /** Why the process could not be started, when it could not. */
+  #startError = null;
+  /** {exitCode, signal} once the process ended. */
+  #exit = null;
+  /** Resolves with {exitCode, signal} when the process ended and pending calls were failed. */
+  #exited;
+  #resolveExited;
+  /** The `initialize` result. */
+  #initializeResult = null;
+
+  /**
+   * Use `Client.start()`.
+   * @param {symbol} token
+   * @param {import('./index.js').StartOptions} options
+   */
+  constructor(token, options) {
+    if (token !== CONSTRUCT) throw new TypeError('use `await Client.start(options)` to create a catalogd Client');
+    super();
+    const framing = options.framing ?? 'ndjson';
+    if (!FRAMINGS.includes(framing)) throw new TypeError(`framing must be one of ${FRAMINGS.join(', ')}, not ${framing}`);
+    this.#framing = framing;
+    this.#timeout = normalizeTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS, 'timeout');
+    this.#onError = options.onError ?? defaultOnError;
+    const stderr = options.stderr ?? 'keep';
+    if (!(stderr === 'keep' || stderr === 'inherit' || typeof stderr === 'function')) {
+      throw new TypeError("stderr must be 'keep', 'inherit' or a function(line)");
+    }
+    this.#stderrSink = stderr === 'keep' ? null : stderr;
+    this.#exited = new Promise((resolve) => (this.#resolveExited = resolve));
+
+    const binary = options.binary ?? process.env.CATALOGD_BIN ?? 'catalogd';
+    const args = [...(options.args ?? [])];
+    // Forcing the framing makes the daemon ignore a CATALOGD_FRAMING that the
+    // environment may carry (flags win over the environment).
+    if (!args.some((arg) => arg === '--framing' || arg.startsWith('--framing='))) args.unshift('--framing', framing);
+    this.binary = binary;
+
+    this.#child = spawn(binary, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    this.#attach(binary);
+  }
+
+  /**
+   * Starts catalogd and does the `initialize` / `initialized` handshake.
+   * The binary is `options.binary`, else `$CATALOGD_BIN`, else `catalogd` on PATH.
+   * @param {import('./index.js').StartOptions} [options]
+   * @returns {Promise<Client>}
+   */
+  static async start(options = {}) {
+    const client = new Client(CONSTRUCT, options);
+    try {
+      const params = { clientInfo: options.clientInfo ?? { name: 'catalogd-node', version: PACKAGE_VERSION } };
+      if (options.clientId !== undefined) params.clientId = options.clientId;
+      client.#initializeResult = await client.#call('initialize', params, {});
+      client.#send({ jsonrpc: '2.0', method: 'initialized', params: {} });
+    } catch (error) {
+      await client.#kill();
+      throw error;
+    }
+    return client;
+  }
+
+  /** The `initialize` result: `{serverInfo, clientId, capabilities}`. */
+  get initializeResult() {
+    return this.#initializeResult;
+  }
+
+  /** `{name: "catalogd", version}` of the daemon. */
+  get serverInfo() {
+    return this.#initializeResult?.serverInfo;
+  }
+
+  /** The services, limits and framings the daemon announced. */
+  get capabilities() {
+    return this.#initializeResult?.capabilities;
+  }
+
+  /** The client id the daemon uses (the one given to start, or the one persisted in its data dir). */
+  get clientId() {
+    return this.#initializeResult?.clientId;
+  }
+
+  /** The framing in use: 'ndjson' or 'lsp'. */
+  get framing() {
+    return this.#framing;
+  }
+
+  /** The daemon's process id. */
+  get pid() {
+    return this.#child.pid;
+  }
+
+  /** The last 64 KiB of what the daemon wrote on stderr (its logfmt logs). */
+  get stderr() {
+    return this.#stderr;
+  }
+
+  /** `{exitCode, signal}` once the daemon exited, else null. */
+  get exitStatus() {
+    return this.#exit;
+  }
+
+  /** Resolves with `{exitCode, signal}` when the daemon has exited (never rejects). */
+  get exited() {
+    return this.#exited;
+  }
+
+  /**
+   * Sends a request and resolves with its result. Rejects with a
+   * `CatalogdError` subclass for an error reply, `RequestTimeoutError` after
+   * `timeout` ms, the signal's reason when `signal` aborts (both send
+   * `$/cancelRequest`), `DaemonExitedError` when the daemon exits first, and
+   * `ClientClosedError` once `close()` was called.
+   * @param {string} method
+   * @param {unknown} [params] omitted from the message when undefined
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<unknown>}
+   */
+  request(method, params, options = {}) {
+    if (typeof method !== 'string') return Promise.reject(new TypeError('method must be a string'));
+    if (this.#closing) return Promise.reject(new ClientClosedError(method));
+    return this.#call(method, params, options ?? {});
+  }
+
+  /**
+   * Sends a notification (no reply). Throws `ClientClosedError` after
+   * `close()`, `DaemonExitedError` when the daemon has exited.
+   * @param {string} method
+   * @param {unknown} [params]
+   */
+  notify(method, params) {
+    if (typeof method !== 'string') throw new TypeError('method must be a string');
+    if (this.#closing) throw new ClientClosedError(method);
+    if (this.#exit) throw this.#exitError(method);
+    const message = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    this.#send(message);
+  }
+
+  /**
+   * Calls `handler(params, method)` for every notification `method` from the
+   * daemon (`'*'`: every notification), in arrival order, before the reply of
+   * the request that caused it is delivered. Returns the function that removes
+   * the handler (calling it twice is harmless; it is also a `Disposable`).
+   * @param {string} method
+   * @param {(params: any, method: string) => void} handler
+   * @returns {(() => void) & Disposable}
+   */
+  on(method, handler) {
+    if (typeof method !== 'string') throw new TypeError('method must be a string');
+    if (typeof handler !== 'function') throw new TypeError('handler must be a function');
+    let set = this.#handlers.get(method);
+    if (!set) this.#handlers.set(method, (set = new Set()));
+    // A wrapper, so that the same function registered twice is called twice
+    // and each disposer removes its own registration.
+    const entry = (params, name) => handler(params, name);
+    set.add(entry);
+    const dispose = () => {
+      set.delete(entry);
+      if (set.size === 0 && this.#handlers.get(method) === set) this.#handlers.delete(method);
+    };
+    dispose[Symbol.dispose] = dispose;
+    return dispose;
+  }
+
+  /**
+   * The notifications from now on as an async iterator of `{method, params}`.
+   * `methods` keeps only those (a name or a list); `signal` ends the
+   * iteration by rejecting with its reason. The iteration ends when the client
+   * is closed and throws `DaemonExitedError` when the daemon exits on its own.
+   * Leaving a `for await` loop unsubscribes. Notifications wait in memory
+   * until they are read.
+   * @param {string | string[]} [methods]
+   * @param {{signal?: AbortSignal}} [options]
+   * @returns {AsyncIterableIterator<{method: string, params: any}>}
+   */
+  notifications(methods, { signal } = {}) {
+    const filter = methods === undefined ? null : new Set(typeof methods === 'string' ? [methods] : methods);
+    const stream = new NotificationStream(filter, () => this.#streams.delete(stream));
+    if (this.#exit) stream.end(this.#closing ? null : this.#exitError());
+    else if (signal?.aborted) stream.end(signal.reason);
+    else {
+      this.#streams.add(stream);
+      if (signal) {
+        const onAbort = () => stream.end(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        stream.onEnd = () => signal.removeEventListener('abort', onAbort);
+      }
+    }
+    return stream;
+  }
+
+  /** Every notification, as `notifications()`. */
+  [Symbol.asyncIterator]() {
+    return this.notifications();
+  }
+
+  /**
+   * Ends the session: `shutdown`, then `exit`, then waits for the process to
+   * end (it is killed when it has not ended after `timeout` ms). New calls are
+   * refused at once; calls still pending fail when the daemon exits. Safe to
+   * call more than once and after the daemon died.
+   * @param {{timeout?: number}} [options]
+   * @returns {Promise<{exitCode: number | null, signal: string | null}>}
+   */
+  close({ timeout = 5000 } = {}) {
+    this.#closing = true;
+    this.#closed ??= this.#shutdown(normalizeTimeout(timeout, 'timeout'));
+    return this.#closed;
+  }
+
+  /** `await using client = await Client.start()` closes the client at the end of the block. */
+  [Symbol.asyncDispose]() {
+    return this.close().then(() => undefined);
+  }
+
+  async #shutdown(timeout) {
+    if (!this.#exit) {
+      try {
+        await this.#call('shutdown', undefined, { timeout });
+      } catch {
+        // Already shut down (InvalidRequest), dead, or not answering: exit,
+        // end of input or the kill below ends it.
+      }
+      this.#send({ jsonrpc: '2.0', method: 'exit' });
+      this.#child.stdin.end();
+      if (!(await within(this.#exited, timeout))) await this.#kill();
+    }
+    return this.#exited;
+  }
+
+  /** Kills the daemon and waits until it is gone. */
+  async #kill() {
+    if (!this.#exit && this.#child.pid !== undefined) this.#child.kill('SIGKILL');
+    await this.#exited;
+  }
+
+  #call(method, params, { signal, timeout }) {
+    if (this.#exit) return Promise.reject(this.#exitError(method));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const limit = timeout === undefined ? this.#timeout : normalizeTimeout(timeout, 'timeout');
+    const id = this.#nextId++;
+    const message = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) message.params = params;
+    let body;
+    try {
+      body = JSON.stringify(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      let timer = null;
+      const onAbort = () => this.#giveUp(id, signal.reason);
+      const settle = () => {
+        this.#pending.delete(id);
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      this.#pending.set(id, { method, resolve, reject, settle });
+      if (limit !== Infinity) {
+        timer = setTimeout(() => this.#giveUp(id, new RequestTimeoutError({ method, id, timeout: limit })), limit);
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#write(body);
+    });
+  }
+
+  /** Fails a pending request with `reason` and asks the daemon to stop it. */
+  #giveUp(id, reason) {
+    const entry = this.#pending.get(id);
+    if (!entry) return;
+    entry.settle();
+    this.#abandoned.add(id);
+    if (!this.#exit) this.#send({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id } });
+    entry.reject(reason);
+  }
+
+  #send(message) {
+    this.#write(JSON.stringify(message));
+  }
+
+  #write(body) {
+    const stdin = this.#child.stdin;
+    if (this.#exit || stdin.writableEnded || stdin.destroyed) return;
+    // Node buffers what the pipe does not take yet; the daemon reads again as
+    // soon as it has room (its in-flight limit pushes back on us, by design).
+    stdin.write(encodeMessage(this.#framing, body));
+  }
+
+  #attach(binary) {
+    const child = this.#child;
+    const decoder = createDecoder(this.#framing);
+    child.stdout.on('data', (chunk) => {
+      const { bodies, errors } = decoder.push(chunk);
+      for (const error of errors) this.#report(new ProtocolError(`catalogd sent ${error}`));
+      for (const body of bodies) this.#receive(body);
+    });
+    child.stdout.on('end', () => {
+      const rest = decoder.rest();
+      if (rest.trim() !== '') {
+        this.#report(new ProtocolError('catalogd stdout ended inside a message', { raw: shorten(rest) }));
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text) => this.#onStderr(text));
+    // Write errors (EPIPE once the daemon is gone) are reported through the exit.
+    child.stdin.on('error', () => {});
+    child.stdout.on('error', () => {});
+    child.stderr.on('error', () => {});
+
+    let graceTimer = null;
+    const finish = (exitCode, signal) => {
+      if (graceTimer) clearTimeout(graceTimer);
+      this.#finish(exitCode, signal);
+    };
+    child.on('error', (error) => {
+      if (child.pid === undefined) {
+        // The process never started.
+        this.#startError = new DaemonStartError(
+          error.code === 'ENOENT'
+            ? `catalogd binary not found: ${binary} (pass {binary} to Client.start, set CATALOGD_BIN, or put catalogd on PATH)`
+            : `catalogd could not be started (${binary}): ${error.message}`,
+          { binary, cause: error },
+        );
+        finish(null, null);
+      }
+    });
+    child.on('exit', (exitCode, signal) => {
+      // 'close' follows once stdout and stderr are drained; wait a little for
+      // it so that the error quotes the last of stderr, but not for long: a
+      // grandchild holding the pipes must not delay the failure of pending calls.
+      graceTimer = setTimeout(() => finish(exitCode, signal), CLOSE_GRACE_MS);
+      graceTimer.unref?.();
+    });
+    child.on('close', (exitCode, signal) => finish(exitCode, signal));
+  }
+
+  #finish(exitCode, signal) {
+    if (this.#exit) return;
+    this.#exit = { exitCode: this.#startError ? null : exitCode, signal: this.#startError ? null : signal };
+    if (this.#stderrLine !== '') this.#emitStderrLine(this.#stderrLine);
+    for (const [, entry] of this.#pending) {
+      entry.settle();
+      entry.reject(this.#exitError(entry.method));
+    }
+    const streamError = this.#closing ? null : this.#exitError();
+    for (const stream of this.#streams) stream.end(streamError);
+    this.#streams.clear();
+    this.#resolveExited(this.#exit);
+  }
+
+  #exitError(method) {
+    if (this.#startError) return this.#startError;
+    return new DaemonExitedError({ ...this.#exit, stderrTail: this.stderrTail(), method });
+  }
+
+  /**
+   * The last `lines` lines of the daemon's stderr.
+   * @param {number} [lines]
+   */
+  stderrTail(lines = STDERR_TAIL_LINES) {
+    const all = this.#stderr.replace(/\n$/, '').split('\n');
+    return all.slice(-lines).join('\n');
+  }
+
+  #onStderr(text) {
+    this.#stderr += text;
+    if (this.#stderr.length > STDERR_KEEP_CHARS) {
+      const cut = this.#stderr.indexOf('\n', this.#stderr.length - STDERR_KEEP_CHARS);
+      this.#stderr = this.#stderr.slice(cut === -1 ? this.#stderr.length - STDERR_KEEP_CHARS : cut + 1);
+    }
+    if (this.#stderrSink === 'inherit') process.stderr.write(text);
+    else if (this.#stderrSink) {
+      const lines = (this.#stderrLine + text).split('\n');
+      this.#stderrLine = lines.pop();
+      for (const line of lines) this.#emitStderrLine(line);
+    }
+  }
+
+  #emitStderrLine(line) {
+    this.#stderrLine = '';
+    if (typeof this.#stderrSink !== 'function') return;
+    try {
+      this.#stderrSink(line);
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  #receive(body) {
+    let message;
+    try {
+      message = JSON.parse(body);
+    } catch {
+      this.#report(new ProtocolError('catalogd sent a message that is not JSON', { raw: shorten(body) }));
+      return;
+    }
+    for (const one of Array.isArray(message) ? message : [message]) this.#dispatch(one, body);
+  }
+
+  #dispatch(message, body) {
+    if (message === null || typeof message !== 'object' || message.jsonrpc !== '2.0') {
+      this.#report(new ProtocolError('catalogd sent something that is not a JSON-RPC 2.0 message', { raw: shorten(body) }));
+      return;
+    }
+    if (typeof message.method === 'string') {
+      if ('id' in message) {
+        // The daemon sends no requests today; answer as JSON-RPC asks.
+        this.#send({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: -32601, message: `The client does not handle ${message.method}.`, data: { method: message.method } },
+        });
+      } else {
+        this.#notification(message.method, message.params);
+      }
+      return;
+    }
+    const entry = this.#pending.get(message.id);
+    if (!entry) {
+      if (!this.#abandoned.delete(message.id)) {
+        const what = message.id === null ? 'an error about an unreadable message' : `a reply to no pending request (id ${JSON.stringify(message.id)})`;
+        this.#report(new ProtocolError(`catalogd sent ${what}`, { raw: shorten(body) }));
+      }
+      return;
+    }
+    entry.settle();
+    if ('error' in message) entry.reject(errorFromWire(message.error, { method: entry.method }));
+    else entry.resolve(message.result);
+  }
+
+  #notification(method, params) {
+    for (const key of [method, '*']) {
+      const set = this.#handlers.get(key);
+      if (!set) continue;
+      for (const handler of [...set]) {
+        try {
+          handler(params, method);
+        } catch (error) {
+          this.#report(error);
+        }
+      }
+    }
+    for (const stream of this.#streams) stream.push({ method, params });
+  }
+
+  #report(error) {
+    try {
+      this.#onError(error);
+    } catch {
+      // An onError that throws has nowhere to report to.
+    }
+  }
+}
+
+/** An async iterator of notifications, fed by the client. */
+class NotificationStream {
+  /** Notifications not yet read. */
+  #queue = [];
+  /** Index of the first unread notification in #queue. */
+  #head = 0;
+  /** Readers waiting for a notification: {resolve, reject}. */
+  #waiters = [];
+  /** Set once the stream ended; `error` is thrown after the queue drained. */
+  #ended = false;
+  #error = null;
+  #filter;
+  #detach;
+  /** Called once when the stream ends (removes an abort listener). */
+  onEnd = null;
+
+  constructor(filter, detach) {
+    this.#filter = filter;
+    this.#detach = detach;
+  }
+
+  push(notification) {
+    if (this.#ended || (this.#filter && !this.#filter.has(notification.method))) return;
+    const waiter = this.#waiters.shift();
+    if (waiter) waiter.resolve({ value: notification, done: false });
+    else this.#queue.push(notification);
+  }
+
+  end(error) {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#error = error ?? null;
+    this.#detach();
+    this.onEnd?.();
+    // The error is thrown once: to the readers waiting now, else to the
+    // next read after the queued notifications.
+    const waiters = this.#waiters.splice(0);
+    for (const waiter of waiters) {
+      if (this.#error) waiter.reject(this.#error);
+      else waiter.resolve({ value: undefined, done: true });
+    }
+    if (waiters.length > 0) this.#error = null;
+  }
+
+  next() {
+    if (this.#head < this.#queue.length) {
+      const value = this.#queue[this.#head];
+      this.#queue[this.#head++] = undefined;
+      if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+        this.#queue = this.#queue.slice(this.#head);
+        this.#head = 0;
+      }
+      return Promise.resolve({ value, done: false });
+    }
+    if (this.#ended) {
+      const error = this.#error;
+      this.#error = null;
+      return error ? Promise.reject(error) : Promise.resolve({ value: undefined, done: true });
+    }
+    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+  }
+
+  return() {
+    this.#queue = [];
+    this.#head = 0;
+    this.end(null);
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}
+
+/** Infinity for "no limit" (0 or Infinity, or more than a timer can wait); else the number. */
+function normalizeTimeout(value, name) {
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+    throw new TypeError(`${name} must be a number of milliseconds (0 or Infinity: no limit)`);
+  }
+  return value === 0 || value > MAX_TIMER_MS ? Infinity : value;
+}
+
+/** True when `promise` settles within `ms`. */
+async function within(promise, ms) {
+  if (ms === Infinity) {
+    await promise;
+    return true;
+  }
+  let timer;
+  const expired = new Promise((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([promise.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function defaultOnError(error) {
+  process.emitWarning(error);
+}
+
+function shorten(text) {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

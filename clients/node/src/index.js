@@ -1,0 +1,27 @@
+// catalogd: the Node.js client of the catalogd daemon (JSON-RPC 2.0 over
+// stdin/stdout). See README.md.
+
+export { Client, DEFAULT_TIMEOUT_MS } from './client.js';
+export {
+  CatalogdError,
+  ClientClosedError,
+  Conflict,
+  DaemonExitedError,
+  DaemonStartError,
+  ERROR_CLASSES,
+  InternalError,
+  InvalidParams,
+  InvalidRequest,
+  MethodNotFound,
+  NotFound,
+  ParseError,
+  ProtocolError,
+  RequestCancelled,
+  RequestTimeoutError,
+  ServerNotInitialized,
+  UpstreamError,
+  UpstreamUnavailable,
+  errorFromWire,
+} from './errors.js';
+export { FRAMINGS } from './framing.js';
+export { METHODS, SERVER_NOTIFICATIONS } from './methods.generated.js';
