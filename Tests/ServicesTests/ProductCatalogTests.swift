@@ -1,0 +1,260 @@
+import FoundationEssentials
+import Protocol
+import XCTest
+
+@testable import Services
+
+/// The embedded catalog on a real SQLite file in a temporary folder.
+final class ProductCatalogTests: XCTestCase {
+  var folder = ""
+
+  override func setUp() {
+    folder = FileManager.default.temporaryDirectory.path + "/catalog-tests-\(UUID())"
+  }
+
+  override func tearDown() {
+    try? FileManager.default.removeItem(atPath: folder)
+  }
+
+  func backend(origin: String = "test") -> SQLiteProductBackend {
+    SQLiteProductBackend(
+      path: folder + "/catalog.sqlite", origin: origin, pollInterval: .milliseconds(20))
+  }
+
+  func testFreshCatalogHasTheDemoData() async throws {
+    let catalog = backend()
+    let page = try await catalog.list(ProductListQuery(limit: 5))
+    XCTAssertEqual(page.totalCount, DemoCatalog.items().count)
+    let suppliers = try await catalog.suppliers()
+    XCTAssertEqual(suppliers.count, DemoCatalog.suppliers.count)
+    XCTAssertNotNil(page.nextCursor)
+  }
+
+  /// Every sort walks the whole catalog in order, each product once.
+  func testEverySortPagesThroughEachProductOnceInOrder() async throws {
+    let catalog = backend()
+    for sort in ProductSort.allCases {
+      var seen: [Product] = []
+      var cursor: String?
+      repeat {
+        let page = try await catalog.list(ProductListQuery(cursor: cursor, limit: 17, sort: sort))
+        seen += page.items
+        cursor = page.nextCursor
+      } while cursor != nil
+      XCTAssertEqual(seen.count, 300, "\(sort)")
+      XCTAssertEqual(Set(seen.map(\.id)).count, 300, "\(sort)")
+      for (earlier, later) in zip(seen, seen.dropFirst()) {
+        let (a, b) = (earlier, later)
+        XCTAssertTrue(Self.precedes(a, b, in: sort), "\(sort): \(a) before \(b)")
+      }
+    }
+  }
+
+  /// Whether `a` comes strictly before `b` in `sort` (ties broken by id, as the daemon does).
+  static func precedes(_ a: Product, _ b: Product, in sort: ProductSort) -> Bool {
+    let (idA, idB) = (Int(a.id) ?? 0, Int(b.id) ?? 0)
+    switch sort {
+    case .newest:
+      let (createdA, createdB) = (a.createdAt ?? "", b.createdAt ?? "")
+      return createdA > createdB || (createdA == createdB && idA > idB)
+    case .priceAsc: return a.price < b.price || (a.price == b.price && idA < idB)
+    case .priceDesc: return a.price > b.price || (a.price == b.price && idA > idB)
+    case .name:
+      // SQLite's BINARY collation: UTF-8 bytes, which is code point order.
+      let (nameA, nameB) = (Array(a.nameKo.utf8), Array(b.nameKo.utf8))
+      return nameA.lexicographicallyPrecedes(nameB) || (nameA == nameB && idA < idB)
+    }
+  }
+
+  /// Inserts and deletes between pages: nothing repeats, nothing that stayed is skipped.
+  func testPagingStaysCorrectWhileTheCatalogChanges() async throws {
+    let catalog = backend()
+    var seen: [String] = []
+    var deleted: Set<String> = []
+    var cursor: String?
+    var round = 0
+    repeat {
+      let page = try await catalog.list(
+        ProductListQuery(cursor: cursor, limit: 25, sort: .priceAsc))
+      seen += page.items.map(\.id)
+      cursor = page.nextCursor
+      round += 1
+      _ = try await catalog.create(
+        ProductDraft(nameKo: "새 상품 \(round)", price: round * 997 % 40_000))
+      if let victim = page.items.last {
+        // A product not yet shown goes away: it must not appear later.
+        let ahead = try await catalog.list(
+          ProductListQuery(cursor: page.nextCursor, limit: 1, sort: .priceAsc))
+        if let next = ahead.items.first, next.id != victim.id {
+          try await catalog.delete(id: next.id)
+          deleted.insert(next.id)
+        }
+      }
+    } while cursor != nil
+    XCTAssertEqual(seen.count, Set(seen).count, "a product was shown twice")
+    XCTAssertTrue(deleted.isDisjoint(with: seen), "a deleted product was shown")
+    let original = Set(1...300).map(String.init)
+    XCTAssertTrue(Set(original).subtracting(deleted).isSubset(of: seen), "a product was skipped")
+  }
+
+  func testSearchFindsKoreanAndEnglishSubstrings() async throws {
+    let catalog = backend()
+    let milk = try await catalog.list(ProductListQuery(limit: 100, query: "우유"))
+    XCTAssertGreaterThan(milk.totalCount, 0)
+    XCTAssertTrue(milk.items.allSatisfy { $0.nameKo.contains("우유") })
+    XCTAssertEqual(milk.items.count, min(milk.totalCount, 100))
+    let english = try await catalog.list(ProductListQuery(limit: 100, query: "mACKer"))
+    XCTAssertGreaterThan(english.totalCount, 0)
+    XCTAssertTrue(
+      english.items.allSatisfy {
+        ($0.nameEn ?? "").lowercased().contains("macker") || $0.nameKo.contains("고등어")
+      })
+    let one = try await catalog.list(ProductListQuery(limit: 100, query: "김"))
+    XCTAssertTrue(
+      one.items.allSatisfy { $0.nameKo.contains("김") || ($0.nameEn ?? "").contains("김") })
+    XCTAssertGreaterThan(one.totalCount, 0)
+    let none = try await catalog.list(ProductListQuery(query: "없는상품이름"))
+    XCTAssertEqual(none.totalCount, 0)
+    XCTAssertEqual(none.items, [])
+    // Characters that mean something to FTS5 or LIKE are searched as text.
+    _ = try await catalog.list(ProductListQuery(query: "\"%_\\ OR *"))
+  }
+
+  func testCursorBelongsToItsSortAndFilters() async throws {
+    let catalog = backend()
+    let page = try await catalog.list(ProductListQuery(limit: 2, sort: .priceAsc))
+    let cursor = try XCTUnwrap(page.nextCursor)
+    for query in [
+      ProductListQuery(cursor: cursor, sort: .priceDesc),
+      ProductListQuery(cursor: cursor, query: "우유", sort: .priceAsc),
+      ProductListQuery(cursor: "not-a-cursor", sort: .priceAsc),
+    ] {
+      do {
+        _ = try await catalog.list(query)
+        XCTFail("accepted \(query)")
+      } catch let error as InvalidArgument {
+        XCTAssertEqual(error.field, "cursor")
+      }
+    }
+  }
+
+  func testCreateUpdateDeleteAndVersions() async throws {
+    let catalog = backend()
+    let created = try await catalog.create(
+      ProductDraft(nameKo: "테스트", nameEn: "Test", price: 1_000, supplierId: "1"))
+    XCTAssertEqual(created.version, 1)
+    XCTAssertEqual(created.supplier?.id, "1")
+    let updated = try await catalog.update(
+      id: created.id, ProductPatch(nameEn: .some(nil), price: 2_000, supplierId: .some(nil)),
+      expectedVersion: 1)
+    XCTAssertEqual(updated.version, 2)
+    XCTAssertNil(updated.nameEn)
+    XCTAssertNil(updated.supplier)
+    XCTAssertEqual(updated.price, 2_000)
+    do {
+      _ = try await catalog.update(id: created.id, ProductPatch(price: 3), expectedVersion: 1)
+      XCTFail("stale version accepted")
+    } catch ProductsError.conflict(let current) {
+      XCTAssertEqual(current, 2)
+    }
+    do {
+      _ = try await catalog.create(ProductDraft(nameKo: "x", price: 1, supplierId: "999"))
+      XCTFail("unknown supplier accepted")
+    } catch let error as InvalidArgument {
+      XCTAssertEqual(error.field, "supplierId")
+    }
+    try await catalog.delete(id: created.id)
+    do {
+      _ = try await catalog.get(id: created.id)
+      XCTFail("deleted product found")
+    } catch let error as NotFound {
+      XCTAssertEqual(error.id, created.id)
+    }
+    let again = try await catalog.create(ProductDraft(nameKo: "다음", price: 1))
+    XCTAssertNotEqual(again.id, created.id, "ids are never reused")
+  }
+
+  func testCountsFollowSuppliers() async throws {
+    let catalog = backend()
+    let before = try await catalog.list(ProductListQuery(supplierId: "1")).totalCount
+    let product = try await catalog.create(ProductDraft(nameKo: "카운트", price: 1, supplierId: "1"))
+    let afterCreate = try await catalog.list(ProductListQuery(supplierId: "1")).totalCount
+    XCTAssertEqual(afterCreate, before + 1)
+    _ = try await catalog.update(
+      id: product.id, ProductPatch(supplierId: .some("2")), expectedVersion: nil)
+    let afterMove = try await catalog.list(ProductListQuery(supplierId: "1")).totalCount
+    XCTAssertEqual(afterMove, before)
+  }
+
+  /// A second catalog object on the same file (another daemon) reports the first one's changes.
+  func testChangesOfAnotherDaemonAreReported() async throws {
+    let mine = backend(origin: "a")
+    let theirs = backend(origin: "b")
+    _ = try await theirs.list(ProductListQuery(limit: 1))  // opens it and starts watching
+    let changes = theirs.externalChanges()
+    let product = try await mine.create(ProductDraft(nameKo: "다른 데몬", price: 5))
+    _ = try await mine.update(id: product.id, ProductPatch(price: 6), expectedVersion: 1)
+    var iterator = changes.makeAsyncIterator()
+    let first = await iterator.next()
+    let second = await iterator.next()
+    XCTAssertEqual(first?.reason, .created)
+    XCTAssertEqual(first?.id, product.id)
+    XCTAssertEqual(second?.reason, .updated)
+    XCTAssertEqual(second?.product?.price, 6)
+  }
+}
+
+final class ProductCursorTests: XCTestCase {
+  func testRoundTripsAndIsBoundToItsFilters() throws {
+    let filter = ProductCursor.filterDigest(query: "우유", supplierId: "3")
+    for key in [
+      ProductCursor.Key.integer(-42), .integer(1_795_294_198_004_947), .text("치즈 \"500g\""),
+    ] {
+      let sort: ProductSort = if case .text = key { .name } else { .newest }
+      let cursor = ProductCursor(sort: sort, filter: filter, key: key, id: 77)
+      XCTAssertEqual(
+        try ProductCursor(decoding: cursor.encoded, sort: sort, filter: filter), cursor)
+      XCTAssertTrue(
+        cursor.encoded.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+      XCTAssertThrowsError(
+        try ProductCursor(
+          decoding: cursor.encoded, sort: sort,
+          filter: ProductCursor.filterDigest(query: "우유", supplierId: nil)))
+    }
+  }
+
+  func testBase64URLRoundTripsEveryLength() {
+    for length in 0..<40 {
+      let bytes = (0..<length).map { UInt8(($0 * 37 + length) % 256) }
+      XCTAssertEqual(Base64URL.decode(Base64URL.encode(bytes)), bytes)
+    }
+    XCTAssertEqual(Base64URL.encode(Array("any carnal pleas".utf8)), "YW55IGNhcm5hbCBwbGVhcw")
+    XCTAssertNil(Base64URL.decode("a+b/"))
+    XCTAssertNil(Base64URL.decode("abcde"))
+  }
+
+  func testDemoCatalogIsDeterministicAndPlausible() {
+    let items = DemoCatalog.items()
+    XCTAssertEqual(items.count, 300)
+    XCTAssertEqual(items.map(\.nameKo), DemoCatalog.items().map(\.nameKo))
+    XCTAssertEqual(Set(items.map(\.nameKo)).count, 300)
+    XCTAssertTrue(items.allSatisfy { $0.price > 0 && !$0.nameKo.isEmpty })
+    XCTAssertGreaterThan(items.filter { $0.nameEn == nil }.count, 0)
+    XCTAssertEqual(DemoCatalog.bulkItems(count: 1_000).count, 1_000)
+  }
+
+  func testValidationNamesTheField() {
+    XCTAssertThrowsError(try ProductValidation.draft(ProductDraft(nameKo: "   ", price: 1))) {
+      XCTAssertEqual(($0 as? InvalidArgument)?.field, "nameKo")
+    }
+    XCTAssertThrowsError(try ProductValidation.draft(ProductDraft(nameKo: "a", price: -1))) {
+      XCTAssertEqual(($0 as? InvalidArgument)?.field, "price")
+    }
+    XCTAssertThrowsError(
+      try ProductValidation.draft(
+        ProductDraft(nameKo: "a", nameEn: String(repeating: "x", count: 201), price: 1))
+    ) { XCTAssertEqual(($0 as? InvalidArgument)?.field, "nameEn") }
+    XCTAssertEqual(
+      try ProductValidation.draft(ProductDraft(nameKo: "  두부 ", price: 0)).nameKo, "두부")
+  }
+}
