@@ -58,7 +58,7 @@ public struct GraphQLProductBackend: ProductBackend {
       "cursor": JSON(query.cursor), "limit": JSON(query.limit), "query": JSON(query.query),
     ]
     let (status, value) = try await perform(.productList, variables)
-    return try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+    return try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.page(value, at: "productList")
     }
   }
@@ -66,7 +66,7 @@ public struct GraphQLProductBackend: ProductBackend {
   public func get(id: String) async throws -> Product {
     let (status, value) = try await perform(.product, ["id": JSON(id)])
     if value.isNull { throw NotFound(resource: "product", id: id) }
-    return try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+    return try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.product(value, at: "product")
     }
   }
@@ -78,7 +78,7 @@ public struct GraphQLProductBackend: ProductBackend {
       "supplierId": JSON(draft.supplierId),
     ]
     let (status, value) = try await perform(.createProduct, ["input": input])
-    return try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+    return try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.product(value, at: "createProduct")
     }
   }
@@ -109,21 +109,21 @@ public struct GraphQLProductBackend: ProductBackend {
     if let price = patch.price { input["price"] = JSON(price) }
     if let supplierId = patch.supplierId { input["supplierId"] = JSON(supplierId) }
     let (status, value) = try await perform(.updateProduct, ["input": .object(input)])
-    return try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+    return try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.product(value, at: "updateProduct")
     }
   }
 
   public func delete(id: String) async throws {
     let (status, value) = try await perform(.deleteProduct, ["id": JSON(id)])
-    _ = try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+    _ = try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.id(value, at: "deleteProduct")
     }
   }
 
   public func suppliers() async throws -> [Supplier] {
     let (status, value) = try await perform(.supplierList, [:])
-    return try decode(status) { () throws(GraphQLProductFormat.Malformed) in
+    return try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.suppliers(value, at: "supplierList")
     }
   }
@@ -209,20 +209,16 @@ public struct GraphQLProductBackend: ProductBackend {
       let message = body["errors"]?.arrayValue?.first?["message"]?.stringValue
         ?? body["message"]?.stringValue
     else { return nil }
-    return message.count > 200 ? String(message.prefix(200)) + "…" : message
+    return UpstreamFailure.shortened(message)
   }
 
-  private func decode<T>(_ status: Int, _ read: () throws(GraphQLProductFormat.Malformed) -> T)
+  private func decode<T>(_ status: Int, _ read: () throws(MalformedPayload) -> T)
     throws(UpstreamFailure) -> T
   {
-    do {
-      return try read()
-    } catch {
-      throw malformed(status, error.reason)
-    }
+    try UpstreamFailure.decoding(service: Self.service, status: status, read)
   }
 
   private func malformed(_ status: Int, _ reason: String) -> UpstreamFailure {
-    .badResponse(service: Self.service, status: status, message: "malformed response: \(reason)")
+    .malformed(service: Self.service, status: status, reason)
   }
 }

@@ -4,16 +4,11 @@ import Protocol
 /// `Upstream/operations.graphql`) into products, pages and suppliers.
 ///
 /// Every selected field must be present with its schema type: a missing field
-/// or a wrong type is `Malformed`, with the path of the value in its reason
+/// or a wrong type is `MalformedPayload`, with the path of the value in its reason
 /// (`productList.itemList[2].price is a string, not an integer`).
 enum GraphQLProductFormat {
-  /// Why a value is not what the schema promises.
-  struct Malformed: Error, Sendable, Hashable {
-    let reason: String
-  }
-
   /// A `Product` selection; `version` is derived from `updatedAt` (see `GraphQLProductVersion`).
-  static func product(_ json: JSON, at path: String) throws(Malformed) -> Product {
+  static func product(_ json: JSON, at path: String) throws(MalformedPayload) -> Product {
     let object = try object(json, at: path)
     let supplierValue = try member("supplier", of: object, at: path)
     let updatedAt = try optionalString("updatedAt", of: object, at: path)
@@ -27,14 +22,14 @@ enum GraphQLProductFormat {
       version: GraphQLProductVersion.of(updatedAt: updatedAt))
   }
 
-  static func supplier(_ json: JSON, at path: String) throws(Malformed) -> Supplier {
+  static func supplier(_ json: JSON, at path: String) throws(MalformedPayload) -> Supplier {
     let object = try object(json, at: path)
     return Supplier(
       id: try string("id", of: object, at: path), name: try string("name", of: object, at: path))
   }
 
   /// A `ProductList` selection: `{itemList, totalCount, nextCursor}`.
-  static func page(_ json: JSON, at path: String) throws(Malformed) -> ProductPage {
+  static func page(_ json: JSON, at path: String) throws(MalformedPayload) -> ProductPage {
     let object = try object(json, at: path)
     var items: [Product] = []
     for (offset, item) in try array("itemList", of: object, at: path).enumerated() {
@@ -46,7 +41,7 @@ enum GraphQLProductFormat {
   }
 
   /// A `SupplierList` selection: `{itemList}`.
-  static func suppliers(_ json: JSON, at path: String) throws(Malformed) -> [Supplier] {
+  static func suppliers(_ json: JSON, at path: String) throws(MalformedPayload) -> [Supplier] {
     let object = try object(json, at: path)
     var suppliers: [Supplier] = []
     for (offset, item) in try array("itemList", of: object, at: path).enumerated() {
@@ -56,64 +51,67 @@ enum GraphQLProductFormat {
   }
 
   /// An `ID!` (GraphQL serializes IDs as strings).
-  static func id(_ json: JSON, at path: String) throws(Malformed) -> String {
+  static func id(_ json: JSON, at path: String) throws(MalformedPayload) -> String {
     guard let id = json.stringValue else {
-      throw Malformed(reason: "\(path) is \(article(json.typeName)), not a string")
+      throw MalformedPayload(reason: "\(path) is \(article(json.typeName)), not a string")
     }
     return id
   }
 
-  private static func object(_ json: JSON, at path: String) throws(Malformed) -> JSONObject {
+  private static func object(_ json: JSON, at path: String) throws(MalformedPayload) -> JSONObject {
     guard let object = json.objectValue else {
-      throw Malformed(reason: "\(path) is \(article(json.typeName)), not an object")
+      throw MalformedPayload(reason: "\(path) is \(article(json.typeName)), not an object")
     }
     return object
   }
 
   private static func member(_ key: String, of object: JSONObject, at path: String)
-    throws(Malformed) -> JSON
+    throws(MalformedPayload) -> JSON
   {
-    guard let value = object[key] else { throw Malformed(reason: "\(path).\(key) is missing") }
+    guard let value = object[key] else {
+      throw MalformedPayload(reason: "\(path).\(key) is missing")
+    }
     return value
   }
 
   private static func string(_ key: String, of object: JSONObject, at path: String)
-    throws(Malformed) -> String
+    throws(MalformedPayload) -> String
   {
     let value = try member(key, of: object, at: path)
     guard let string = value.stringValue else {
-      throw Malformed(reason: "\(path).\(key) is \(article(value.typeName)), not a string")
+      throw MalformedPayload(reason: "\(path).\(key) is \(article(value.typeName)), not a string")
     }
     return string
   }
 
   private static func optionalString(_ key: String, of object: JSONObject, at path: String)
-    throws(Malformed) -> String?
+    throws(MalformedPayload) -> String?
   {
     let value = try member(key, of: object, at: path)
     if value.isNull { return nil }
     guard let string = value.stringValue else {
-      throw Malformed(reason: "\(path).\(key) is \(article(value.typeName)), not a string or null")
+      throw MalformedPayload(
+        reason: "\(path).\(key) is \(article(value.typeName)), not a string or null")
     }
     return string
   }
 
   private static func integer(_ key: String, of object: JSONObject, at path: String)
-    throws(Malformed) -> Int
+    throws(MalformedPayload) -> Int
   {
     let value = try member(key, of: object, at: path)
     guard let integer = value.numberValue?.integralValue else {
-      throw Malformed(reason: "\(path).\(key) is \(article(value.typeName)), not an integer")
+      throw MalformedPayload(reason: "\(path).\(key) is \(article(value.typeName)), not an integer")
     }
     return integer
   }
 
   private static func array(_ key: String, of object: JSONObject, at path: String)
-    throws(Malformed) -> [JSON]
+    throws(MalformedPayload) -> [JSON]
   {
     let value = try member(key, of: object, at: path)
     guard let array = value.arrayValue else {
-      throw Malformed(reason: "\(path).\(key) is \(article(value.typeName)), not an array")
+      throw MalformedPayload(reason: "\(path).\(key) is \(article(value.typeName)), not an array")
     }
     return array
   }

@@ -3,32 +3,27 @@ import Protocol
 /// Reads quotes in the JSON shape of the quotable API, which the embedded corpus
 /// shares: `{_id, content, author, authorSlug?, tags, length?}`.
 enum QuotableFormat {
-  /// Why a JSON value is not a quotable quote.
-  struct Malformed: Error, Sendable {
-    let reason: String
-  }
-
-  static func quote(_ json: JSON) throws(Malformed) -> Quote {
+  static func quote(_ json: JSON) throws(MalformedPayload) -> Quote {
     guard case .object(let object) = json else {
-      throw Malformed(reason: "a quote is \(json.typeName), not an object")
+      throw MalformedPayload(reason: "a quote is \(json.typeName), not an object")
     }
     guard let id = (object["_id"] ?? object["id"])?.stringValue, !id.isEmpty else {
-      throw Malformed(reason: "a quote has no string _id")
+      throw MalformedPayload(reason: "a quote has no string _id")
     }
     guard let content = object["content"]?.stringValue, !content.isEmpty else {
-      throw Malformed(reason: "quote \(id) has no string content")
+      throw MalformedPayload(reason: "quote \(id) has no string content")
     }
     guard let author = object["author"]?.stringValue else {
-      throw Malformed(reason: "quote \(id) has no string author")
+      throw MalformedPayload(reason: "quote \(id) has no string author")
     }
     var tags: [String] = []
     if let tagsValue = object["tags"], !tagsValue.isNull {
       guard let array = tagsValue.arrayValue else {
-        throw Malformed(reason: "quote \(id) has tags that are not an array")
+        throw MalformedPayload(reason: "quote \(id) has tags that are not an array")
       }
       for tag in array {
         guard let tag = tag.stringValue else {
-          throw Malformed(reason: "quote \(id) has a tag that is not a string")
+          throw MalformedPayload(reason: "quote \(id) has a tag that is not a string")
         }
         tags.append(tag)
       }
@@ -40,9 +35,9 @@ enum QuotableFormat {
   }
 
   /// Each element of `json`, which must be an array of quotes.
-  static func quotes(_ json: JSON) throws(Malformed) -> [Quote] {
+  static func quotes(_ json: JSON) throws(MalformedPayload) -> [Quote] {
     guard let array = json.arrayValue else {
-      throw Malformed(reason: "expected an array of quotes, got \(json.typeName)")
+      throw MalformedPayload(reason: "expected an array of quotes, got \(json.typeName)")
     }
     var quotes: [Quote] = []
     quotes.reserveCapacity(array.count)

@@ -53,7 +53,7 @@ public struct RemoteQuoteBackend: QuoteBackend {
     guard let results = body["results"] else {
       throw malformed(status, "the quote list has no results")
     }
-    let items = try decode(status) { () throws(QuotableFormat.Malformed) in
+    let items = try decode(status) { () throws(MalformedPayload) in
       try QuotableFormat.quotes(results)
     }
     let page = body["page"]?.numberValue?.integralValue ?? page
@@ -66,11 +66,11 @@ public struct RemoteQuoteBackend: QuoteBackend {
     let (status, body) = try await get("/random", query)
     if case .array(let quotes) = body {
       guard let first = quotes.first else { throw QuotesError.noMatch }
-      return try decode(status) { () throws(QuotableFormat.Malformed) in
+      return try decode(status) { () throws(MalformedPayload) in
         try QuotableFormat.quote(first)
       }
     }
-    return try decode(status) { () throws(QuotableFormat.Malformed) in
+    return try decode(status) { () throws(MalformedPayload) in
       try QuotableFormat.quote(body)
     }
   }
@@ -110,20 +110,16 @@ public struct RemoteQuoteBackend: QuoteBackend {
   private func upstreamMessage(_ body: JSON?) -> String? {
     guard let message = body?["statusMessage"]?.stringValue ?? body?["message"]?.stringValue
     else { return nil }
-    return message.count > 200 ? String(message.prefix(200)) + "…" : message
+    return UpstreamFailure.shortened(message)
   }
 
-  private func decode<T>(_ status: Int, _ read: () throws(QuotableFormat.Malformed) -> T)
+  private func decode<T>(_ status: Int, _ read: () throws(MalformedPayload) -> T)
     throws(UpstreamFailure) -> T
   {
-    do {
-      return try read()
-    } catch {
-      throw malformed(status, error.reason)
-    }
+    try UpstreamFailure.decoding(service: Self.service, status: status, read)
   }
 
   private func malformed(_ status: Int, _ reason: String) -> UpstreamFailure {
-    .badResponse(service: Self.service, status: status, message: "malformed response: \(reason)")
+    .malformed(service: Self.service, status: status, reason)
   }
 }

@@ -50,3 +50,37 @@ extension HTTPFailure {
     }
   }
 }
+
+/// Why an upstream's payload is not what the service expects (a missing
+/// field, a wrong type), with the path of the value in `reason`.
+struct MalformedPayload: Error, Sendable, Hashable {
+  let reason: String
+}
+
+extension UpstreamFailure {
+  /// The longest upstream message passed on, so a verbose upstream cannot flood the client.
+  static let maxMessageLength = 200
+
+  /// `message`, shortened to `maxMessageLength` characters.
+  static func shortened(_ message: String?) -> String? {
+    guard let message else { return nil }
+    return message.count > maxMessageLength
+      ? String(message.prefix(maxMessageLength)) + "…" : message
+  }
+
+  /// A 2xx answer whose payload the service cannot use.
+  static func malformed(service: String, status: Int?, _ reason: String) -> UpstreamFailure {
+    .badResponse(service: service, status: status, message: "malformed response: \(reason)")
+  }
+
+  /// Runs a payload reader, turning its `MalformedPayload` into a `.badResponse`.
+  static func decoding<T>(
+    service: String, status: Int, _ read: () throws(MalformedPayload) -> T
+  ) throws(UpstreamFailure) -> T {
+    do {
+      return try read()
+    } catch {
+      throw malformed(service: service, status: status, error.reason)
+    }
+  }
+}
