@@ -83,6 +83,17 @@ final class ConnectionTests: XCTestCase {
     XCTAssertEqual(order, [1, 2])
   }
 
+  /// A client that pipelines `shutdown` and `exit` gets every earlier reply before the process ends.
+  func testExitAfterShutdownWaitsForEarlierReplies() {
+    initialize()
+    request(1, "daemon/sleep", #"{"ms":150}"#)
+    request(2, "shutdown")
+    send(#"{"jsonrpc":"2.0","method":"exit"}"#)
+    XCTAssertEqual(exitStatus.value.withLock { $0 }, 0)
+    let answered = sink.waitUntil(timeout: 0) { _ in true }.compactMap { $0["id"]?.intValue }
+    XCTAssertEqual(answered, [0, 1, 2])
+  }
+
   func testExitWithoutShutdownGivesStatusOne() {
     initialize()
     send(#"{"jsonrpc":"2.0","method":"exit"}"#)

@@ -716,3 +716,107 @@ def load_corpus() -> list[dict]:
 
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 VERSION_RE = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$")
+
+
+# ---------------------------------------------------------------- products
+
+CONFLICT = -32009
+
+PRODUCT_KEYS = {"id", "nameKo", "nameEn", "price", "supplier", "createdAt", "updatedAt", "version"}
+PRODUCT_SORTS = ("newest", "priceAsc", "priceDesc", "name")
+RFC3339_UTC_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")
+
+
+def rfc3339_micros(text: str) -> int:
+    """Microseconds since the epoch of an RFC 3339 UTC time (`...Z`, any fraction)."""
+    import datetime
+
+    assert isinstance(text, str) and RFC3339_UTC_RE.match(text), f"not an RFC 3339 UTC time: {text!r}"
+    head, _, frac = text[:-1].partition(".")
+    moment = datetime.datetime.strptime(head, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+    micros = int((frac + "000000")[:6]) if frac else 0
+    return int(moment.timestamp()) * 1_000_000 + micros
+
+
+def assert_product(p: Any, **expected: Any) -> dict:
+    """`p` has exactly the Product members with the right types (and the
+    `expected` values, compared strictly)."""
+    assert isinstance(p, dict), f"expected a Product, got {short(p)}"
+    assert set(p) == PRODUCT_KEYS, f"Product members: expected {sorted(PRODUCT_KEYS)}, got {sorted(p)} in {short(p)}"
+    assert isinstance(p["id"], str) and p["id"], short(p)
+    assert isinstance(p["nameKo"], str) and p["nameKo"], short(p)
+    assert p["nameEn"] is None or isinstance(p["nameEn"], str), short(p)
+    assert type(p["price"]) is int and p["price"] >= 0, short(p)
+    s = p["supplier"]
+    assert s is None or (isinstance(s, dict) and set(s) == {"id", "name"} and isinstance(s["id"], str)
+                         and isinstance(s["name"], str)), short(p)
+    for k in ("createdAt", "updatedAt"):
+        assert p[k] is None or RFC3339_UTC_RE.match(p[k]), f"{k} is not an RFC 3339 UTC time: {short(p)}"
+    assert type(p["version"]) is int and p["version"] >= 1, short(p)
+    for k, v in expected.items():
+        assert strict_equal(p[k], v), f"product {k}: expected {v!r}, got {p[k]!r} in {short(p)}"
+    return p
+
+
+def assert_page(page: Any) -> dict:
+    """`page` is a ProductPage `{items, nextCursor, totalCount}` of valid products."""
+    assert isinstance(page, dict) and set(page) == {"items", "nextCursor", "totalCount"}, short(page)
+    assert isinstance(page["items"], list), short(page)
+    assert page["nextCursor"] is None or (isinstance(page["nextCursor"], str) and page["nextCursor"]), short(page)
+    assert type(page["totalCount"]) is int and page["totalCount"] >= 0, short(page)
+    for p in page["items"]:
+        assert_product(p)
+    return page
+
+
+def send_pipelined(d: "Daemon", calls: list[tuple[str, Any]]) -> list[int]:
+    """Send every `(method, params)` in one write; returns their ids, in order."""
+    ids = [d.new_id() for _ in calls]
+    d.send_raw(b"".join(d.frame(dumps(request_obj(m, p, i))) for i, (m, p) in zip(ids, calls)))
+    return ids
+
+
+def read_stream(d: "Daemon", ids: Iterable[int], timeout: float = 30.0) -> list[Any]:
+    """Every message, in arrival order, until each of `ids` has its response."""
+    pending = set(ids)
+    out: list[Any] = []
+    deadline = time.monotonic() + timeout
+    while pending:
+        try:
+            msg = d.read_message(deadline - time.monotonic())
+        except AssertionError as e:
+            raise AssertionError(f"{e}\n  still waiting for {len(pending)} responses, e.g. {sorted(pending)[:5]}") from None
+        if is_response(msg) and type(msg["id"]) is int:
+            assert msg["id"] in pending, f"unexpected or second response: {short(msg)}"
+            pending.discard(msg["id"])
+        out.append(msg)
+    return out
+
+
+def pipeline(d: "Daemon", calls: list[tuple[str, Any]], timeout: float = 30.0) -> tuple[list[Any], list[Any]]:
+    """Send every `(method, params)` in one write, then read all the responses.
+    Returns the responses in request order and the other messages, in arrival order."""
+    ids = send_pipelined(d, calls)
+    stream = read_stream(d, ids, timeout)
+    by_id = {m["id"]: m for m in stream if is_response(m)}
+    return [by_id[i] for i in ids], [m for m in stream if not is_response(m)]
+
+
+def walk_products(d: "Daemon", params: dict, max_pages: int = 1000, between: Callable[[int, dict], None] | None = None) -> list[dict]:
+    """Every page of `products/list` with `params`, following `nextCursor` to the end.
+    `between(n, page)` runs after page n (for changes between page requests)."""
+    pages = []
+    cursor = None
+    for n in range(max_pages):
+        p = dict(params)
+        if cursor is not None:
+            p["cursor"] = cursor
+        page = assert_page(d.result("products/list", p))
+        pages.append(page)
+        cursor = page["nextCursor"]
+        if cursor is None:
+            return pages
+        assert page["items"], f"a page with a nextCursor has no items: {short(page)}"
+        if between is not None:
+            between(n, page)
+    raise AssertionError(f"products/list {params} did not end within {max_pages} pages")

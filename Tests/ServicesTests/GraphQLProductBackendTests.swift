@@ -77,7 +77,16 @@ final class GraphQLProductBackendTests: XCTestCase {
     XCTAssertEqual(
       variables.first, ["cursor": nil, "limit": 2, "query": nil],
       "every variable is bound, absent ones to null")
-    XCTAssertEqual(variables.last?["cursor"], JSON(second.nextCursor))
+    // The client sees a wrapped cursor bound to its query; the upstream gets its own back.
+    let upstreamCursors = variables.compactMap { $0["cursor"]?.stringValue }
+    XCTAssertEqual(upstreamCursors.count, 2)
+    XCTAssertFalse(upstreamCursors.contains(second.nextCursor ?? ""))
+    let other = await error {
+      try await backend.list(ProductListQuery(cursor: first.nextCursor, limit: 2, query: "x"))
+    }
+    XCTAssertEqual((other as? InvalidArgument)?.field, "cursor")
+    let garbage = await error { try await backend.list(ProductListQuery(cursor: "garbage")) }
+    XCTAssertEqual((garbage as? InvalidArgument)?.field, "cursor")
   }
 
   func testListPassesTheQuery() async throws {
@@ -165,8 +174,9 @@ final class GraphQLProductBackendTests: XCTestCase {
     _ = try await backend.update(id: "p1", ProductPatch(nameEn: .some(nil)), expectedVersion: nil)
     _ = try await backend.update(id: "p1", ProductPatch(price: 1300), expectedVersion: nil)
     let requests = try await server().requests()
+    // Each update fetches the product first (an unknown id must be NotFound).
     XCTAssertEqual(
-      requests.map(\.variables),
+      requests.filter { $0.operationName != GraphQLOperation.product.name }.map(\.variables),
       [
         ["input": ["nameKo": #"따옴표 " } $x"#, "nameEn": nil, "price": 10, "supplierId": nil]],
         ["input": ["id": "p1", "nameEn": nil]],
@@ -182,9 +192,9 @@ final class GraphQLProductBackendTests: XCTestCase {
     XCTAssertEqual(
       suppliers,
       [
-        Supplier(id: "s1", name: "Croquis Farm"), Supplier(id: "s2", name: "Seoul Bakery"),
-        Supplier(id: "s3", name: "Jeju Orchard"),
-      ])
+        Supplier(id: "s1", name: "Croquis Farm"), Supplier(id: "s3", name: "Jeju Orchard"),
+        Supplier(id: "s2", name: "Seoul Bakery"),
+      ], "by name, like the embedded catalog")
   }
 
   func testEveryRequestCarriesTheCurrentClientIdAndItsOperation() async throws {
@@ -202,9 +212,11 @@ final class GraphQLProductBackendTests: XCTestCase {
     _ = try await backend.suppliers()
     use("client-d", .createProduct)
     let created = try await backend.create(ProductDraft(nameKo: "떡", price: 3000))
-    use("client-e", .updateProduct)
+    use("client-e", .product)  // update and delete check the product exists first
+    expected.append((.updateProduct, "client-e"))
     _ = try await backend.update(id: created.id, ProductPatch(price: 3100), expectedVersion: nil)
-    use("client-f", .deleteProduct)
+    use("client-f", .product)
+    expected.append((.deleteProduct, "client-f"))
     try await backend.delete(id: created.id)
 
     let requests = try await server().requests()
@@ -294,10 +306,18 @@ final class GraphQLProductBackendTests: XCTestCase {
 
   func testGraphQLErrorsAreBadResponsesWithTheUpstreamMessage() async throws {
     let backend = try backend()
-    let missing = await error { try await backend.delete(id: "p404") }
-    XCTAssertEqual(
-      badResponseMessage(missing, status: 200), "product p404 does not exist",
-      "an upstream error about a missing product stays a bad response")
+    for operation in ["update", "delete"] {
+      let missing = await error {
+        if operation == "update" {
+          _ = try await backend.update(id: "p404", ProductPatch(price: 1), expectedVersion: nil)
+        } else {
+          try await backend.delete(id: "p404")
+        }
+      }
+      XCTAssertEqual(
+        missing as? NotFound, NotFound(resource: "product", id: "p404"),
+        "\(operation) of an unknown id is NotFound, like the embedded catalog")
+    }
     let supplier = await error {
       try await backend.create(ProductDraft(nameKo: "감", price: 1, supplierId: "s404"))
     }
@@ -399,7 +419,9 @@ final class GraphQLProductBackendTests: XCTestCase {
     XCTAssertTrue(
       listMessage.contains("productList.itemList[1].price is a number, not an integer"),
       listMessage)
-    try await server().setFaults(["body": ["data": ["deleteProduct": nil]]])
+    try await server().setFaults([
+      "body": ["data": ["deleteProduct": nil]], "operation": "DeleteProduct",
+    ])
     let delete = await error { try await backend.delete(id: "p1") }
     let deleteMessage = badResponseMessage(delete, status: 200) ?? ""
     XCTAssertTrue(deleteMessage.contains("deleteProduct is null, not a string"), deleteMessage)

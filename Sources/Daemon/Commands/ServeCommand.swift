@@ -41,7 +41,7 @@ enum ServeCommand {
     let daemon = DaemonContext(
       configuration: configuration, services: ServiceHub(configuration: configuration),
       queuedOutputBytes: { outbox.queuedBytes })
-    daemon.services.startNotifications { method, params in
+    daemon.services.setUnsolicitedNotifications { method, params in
       var body: [UInt8] = []
       OutgoingMessage.notification(method: method, params: params, into: &body)
       outbox.send(body)

@@ -79,6 +79,8 @@ final class Connection: @unchecked Sendable {
   /// How long a cancelled handler may take to wind down before the daemon
   /// answers -32800 for it anyway.
   static let cancellationGrace = Duration.milliseconds(500)
+  /// How long `exit` after `shutdown` waits for earlier requests to be answered.
+  static let exitGrace = 10.0
 
   init(
     sink: any MessageSink, daemon: DaemonContext, methods: [Method],
@@ -153,7 +155,14 @@ final class Connection: @unchecked Sendable {
     switch method {
     case "exit":
       let lifecycle = lock.withLock { state.lifecycle }
-      onExit(lifecycle == .shuttingDown ? 0 : 1)
+      guard lifecycle == .shuttingDown else {
+        onExit(1)  // An abnormal end: no waiting.
+        return
+      }
+      // A client that pipelines `shutdown` and `exit` still gets every reply
+      // it asked for before them, the shutdown's last.
+      waitUntilIdle(timeout: Self.exitGrace)
+      onExit(0)
     case "$/cancelRequest":
       guard let idValue = params?["id"], let id = RequestID(idValue) else { return }
       cancel(id)
@@ -203,6 +212,7 @@ final class Connection: @unchecked Sendable {
         reply = .error(wireError(error, method: method))
       }
       send(reply, id: id, to: target, wake: wake)
+      if case .result = reply { daemon.services.startWatching() }
       return
     case ("initialize", _):
       send(
@@ -262,7 +272,7 @@ final class Connection: @unchecked Sendable {
         finish(sequence, reply)
       }
       let task =
-        handler.lane?(params).map { lanes.enqueue(method + "\u{0}" + $0, work) }
+        handler.lane?(params).map { lanes.enqueue($0, work) }
         ?? Task(operation: work)
       lock.withLock { state.running[sequence]?.task = task }
     }
@@ -301,13 +311,22 @@ final class Connection: @unchecked Sendable {
     daemon.statistics.inFlight.subtract(1, ordering: .relaxed)
     send(reply, id: entry.id, to: entry.target, wake: true)
     let shutdown = lock.withLock { () -> (id: RequestID, target: ReplyTarget)? in
+      if state.running.isEmpty, let shutdown = state.pendingShutdown {
+        // Still counted as a reply being sent, so nobody sees the connection idle before it.
+        state.pendingShutdown = nil
+        return shutdown
+      }
       state.repliesBeingSent -= 1
       lock.broadcast()
-      guard state.running.isEmpty, let shutdown = state.pendingShutdown else { return nil }
-      state.pendingShutdown = nil
-      return shutdown
+      return nil
     }
-    if let shutdown { send(.result(.null), id: shutdown.id, to: shutdown.target, wake: true) }
+    if let shutdown {
+      send(.result(.null), id: shutdown.id, to: shutdown.target, wake: true)
+      lock.withLock {
+        state.repliesBeingSent -= 1
+        lock.broadcast()
+      }
+    }
     drain(wake: true)
   }
 
@@ -364,7 +383,9 @@ final class Connection: @unchecked Sendable {
   func waitUntilIdle(timeout: Double) -> Bool {
     let limit = deadline(after: timeout)
     return lock.withLock {
-      while state.queuedCount > 0 || !state.running.isEmpty || state.repliesBeingSent > 0 {
+      while state.queuedCount > 0 || !state.running.isEmpty || state.repliesBeingSent > 0
+        || state.pendingShutdown != nil
+      {
         guard lock.wait(until: limit) else { return false }
       }
       return true

@@ -14,7 +14,8 @@ struct Method: Sendable {
   let name: String
   let body: Body
   /// Requests whose params give the same lane key run one at a time, in
-  /// arrival order: mutations of one resource, operations on one feed.
+  /// arrival order: mutations of one resource, operations on one feed. Keys
+  /// name the resource (`product:7`), so different methods on one resource share a lane.
   let lane: (@Sendable (JSON?) -> String?)?
 
   static func inline(

@@ -13,6 +13,6 @@ enum DaemonSleep {
   }
 
   @Sendable static func lane(_ params: JSON?) -> String? {
-    params?["lane"]?.stringValue
+    params?["lane"]?.stringValue.map { "sleep:" + $0 }
   }
 }

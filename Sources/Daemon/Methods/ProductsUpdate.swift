@@ -8,6 +8,9 @@ enum ProductsUpdate {
   static let method = Method.task("products/update", lane: ProductLane.byId) { params, context in
     let params = try Params(params)
     let id = try params.requiredString("id", maxLength: 100)
+    for field in ["nameKo", "price"] where params.object[field]?.isNull == true {
+      throw RPCError.invalidParams(field: field, reason: "cannot be null")
+    }
     let patch = ProductPatch(
       nameKo: try params.string("nameKo"), nameEn: try clearable(params, "nameEn"),
       price: try params.int("price"), supplierId: try clearable(params, "supplierId"))
@@ -31,6 +34,6 @@ enum ProductsUpdate {
 /// Mutations of one product share a lane, so they apply in arrival order.
 enum ProductLane {
   @Sendable static func byId(_ params: JSON?) -> String? {
-    params?["id"]?.stringValue
+    params?["id"]?.stringValue.map { "product:" + $0 }
   }
 }

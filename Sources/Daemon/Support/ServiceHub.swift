@@ -12,6 +12,9 @@ final class ServiceHub: Sendable {
   let products: ProductsService
   /// The per-device UUID the product upstream receives; set by `initialize`.
   let clientIdentity = ClientIdentity()
+  /// Sends notifications nobody asked for (changes made by other daemons);
+  /// set by the serve command, used once the session is initialized.
+  private let unsolicited = Mutex<(@Sendable (String, JSON?) -> Void)?>(nil)
 
   init(configuration: Configuration) {
     let timeout = Duration.milliseconds(configuration.upstreamTimeoutMilliseconds)
@@ -33,11 +36,20 @@ final class ServiceHub: Sendable {
   /// Identifies this process among the daemons sharing a catalog file.
   static let instanceId = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
 
-  /// Starts forwarding changes made elsewhere as notifications through `notify`.
-  func startNotifications(_ notify: @escaping @Sendable (String, JSON?) -> Void) {
-    let changes = products.backend.externalChanges()
+  /// Where notifications of changes made elsewhere go, once `startWatching` runs.
+  func setUnsolicitedNotifications(_ notify: @escaping @Sendable (String, JSON?) -> Void) {
+    unsolicited.withLock { $0 = notify }
+  }
+
+  /// Starts forwarding changes made elsewhere (other daemons on the catalog);
+  /// `initialize` calls it after its reply is written, so that opening the
+  /// catalog never delays the handshake. Without a notifier (the `call`
+  /// command) there is nobody to tell, and nothing starts.
+  func startWatching() {
+    guard let notify = unsolicited.withLock({ $0 }) else { return }
+    let products = products
     Task {
-      for await change in changes {
+      for await change in products.backend.externalChanges() {
         ProductNotifications.send(change, notify)
       }
     }

@@ -4,6 +4,8 @@
 ///   supplier filter, so a keyset page is one index range scan.
 /// - `products_fts` (FTS5, trigram tokenizer) finds substrings of three or more
 ///   characters in the Korean and English names; shorter queries scan.
+/// - `search_text` holds both names lowercased by Swift (all scripts, not
+///   just ASCII), for the 1–2 character queries that LIKE scans.
 /// - `product_counts` is kept by triggers, so `totalCount` of an unfiltered or
 ///   supplier-filtered list is one row read, not a count of a million rows.
 /// - Product ids are never reused (AUTOINCREMENT), so a client holding a
@@ -24,7 +26,10 @@ enum CatalogSchema {
       supplier_id INTEGER REFERENCES suppliers(id) ON DELETE SET NULL,
       created_at INTEGER NOT NULL,
       updated_at INTEGER NOT NULL,
-      version INTEGER NOT NULL DEFAULT 1
+      version INTEGER NOT NULL DEFAULT 1,
+      -- Both names, lowercased with Unicode case folding (SQLite folds ASCII
+      -- only), for queries too short for the trigram index.
+      search_text TEXT NOT NULL
     );
     CREATE INDEX products_by_newest ON products(created_at DESC, id DESC);
     CREATE INDEX products_by_price ON products(price, id);
@@ -71,7 +76,11 @@ enum CatalogSchema {
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       reason TEXT NOT NULL,
       product_id INTEGER NOT NULL,
-      origin TEXT NOT NULL
+      origin TEXT NOT NULL,
+      -- Microseconds since the epoch: a daemon that starts watching reports
+      -- the changes made from that moment on, even those committed while it
+      -- was still opening the file.
+      at INTEGER NOT NULL
     );
     """
 }

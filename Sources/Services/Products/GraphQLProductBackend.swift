@@ -54,13 +54,21 @@ public struct GraphQLProductBackend: ProductBackend {
     guard query.supplierId == nil else {
       throw InvalidArgument(field: "supplierId", reason: Self.unsupported)
     }
+    let filter = ProductCursor.filterDigest(query: query.query, supplierId: nil)
+    let upstreamCursor = try query.cursor.map { text throws(InvalidArgument) in
+      try UpstreamCursor(decoding: text, filter: filter).upstream
+    }
     let variables: JSONObject = [
-      "cursor": JSON(query.cursor), "limit": JSON(query.limit), "query": JSON(query.query),
+      "cursor": JSON(upstreamCursor), "limit": JSON(query.limit), "query": JSON(query.query),
     ]
     let (status, value) = try await perform(.productList, variables)
-    return try decode(status) { () throws(MalformedPayload) in
+    let page = try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.page(value, at: "productList")
     }
+    return ProductPage(
+      items: page.items,
+      nextCursor: page.nextCursor.map { UpstreamCursor(upstream: $0, filter: filter).encoded },
+      totalCount: page.totalCount)
   }
 
   public func get(id: String) async throws -> Product {
@@ -91,17 +99,18 @@ public struct GraphQLProductBackend: ProductBackend {
   /// not atomic: a change made by someone else between them is overwritten.
   /// The upstream offers nothing better.
   ///
+  /// The product is fetched first in any case: the upstream reports an
+  /// unknown id only as an error message, and clients need -32001 for it.
+  ///
   /// - Throws: `ProductsError.conflict` when `expectedVersion` is not the current
-  ///   version; `NotFound` when it is given and the product does not exist.
+  ///   version; `NotFound` when the product does not exist.
   public func update(id: String, _ patch: ProductPatch, expectedVersion: Int?) async throws
     -> Product
   {
     if let price = patch.price { try Self.checkPrice(price) }
-    if let expectedVersion {
-      let current = try await get(id: id)
-      guard current.version == expectedVersion else {
-        throw ProductsError.conflict(currentVersion: current.version)
-      }
+    let current = try await get(id: id)
+    if let expectedVersion, current.version != expectedVersion {
+      throw ProductsError.conflict(currentVersion: current.version)
     }
     var input: JSONObject = ["id": JSON(id)]
     if let nameKo = patch.nameKo { input["nameKo"] = JSON(nameKo) }
@@ -114,7 +123,9 @@ public struct GraphQLProductBackend: ProductBackend {
     }
   }
 
+  /// Fetches the product first, so that an unknown id is `NotFound` (see `update`).
   public func delete(id: String) async throws {
+    _ = try await get(id: id)
     let (status, value) = try await perform(.deleteProduct, ["id": JSON(id)])
     _ = try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.id(value, at: "deleteProduct")
@@ -123,9 +134,11 @@ public struct GraphQLProductBackend: ProductBackend {
 
   public func suppliers() async throws -> [Supplier] {
     let (status, value) = try await perform(.supplierList, [:])
-    return try decode(status) { () throws(MalformedPayload) in
+    let suppliers = try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.suppliers(value, at: "supplierList")
     }
+    // By name, like the embedded catalog; the upstream's order is its own.
+    return suppliers.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
   }
 
   /// The upstream has no subscriptions: a stream that never yields and ends

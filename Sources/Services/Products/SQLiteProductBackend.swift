@@ -96,7 +96,7 @@ public final class SQLiteProductBackend: ProductBackend {
   }
 
   public func get(id: String) async throws -> Product {
-    guard let rowID = Int64(id) else { throw NotFound(resource: "product", id: id) }
+    guard let rowID = Self.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let found = try await connection().read { database in
       try database.queryOne(
         Self.selectProduct + " WHERE p.id = ?", [.integer(rowID)], row: Self.product)
@@ -123,12 +123,13 @@ public final class SQLiteProductBackend: ProductBackend {
       let now = RFC3339.nowMicroseconds()
       try database.run(
         """
-        INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
         """,
         [
           .text(draft.nameKo), SQLiteValue(draft.nameEn), .integer(Int64(draft.price)),
           SQLiteValue(supplier), .integer(now), .integer(now),
+          .text(Self.searchText(nameKo: draft.nameKo, nameEn: draft.nameEn)),
         ])
       let id = database.lastInsertRowID
       try Self.logChange(database, .created, id: id, origin: origin)
@@ -139,7 +140,7 @@ public final class SQLiteProductBackend: ProductBackend {
   public func update(id: String, _ patch: ProductPatch, expectedVersion: Int?) async throws
     -> Product
   {
-    guard let rowID = Int64(id) else { throw NotFound(resource: "product", id: id) }
+    guard let rowID = Self.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let supplier: Int64?? = try patch.supplierId.map { value in try supplierRowID(value) }
     let origin = origin
     return try await connection().write { database in
@@ -173,13 +174,19 @@ public final class SQLiteProductBackend: ProductBackend {
       try database.run(
         "UPDATE products SET \(assignments.joined(separator: ", ")) WHERE id = ?",
         parameters + [.integer(rowID)])
+      let product = try Self.fetch(database, id: rowID)
+      if patch.nameKo != nil || patch.nameEn != nil {
+        try database.run(
+          "UPDATE products SET search_text = ? WHERE id = ?",
+          [.text(Self.searchText(nameKo: product.nameKo, nameEn: product.nameEn)), .integer(rowID)])
+      }
       try Self.logChange(database, .updated, id: rowID, origin: origin)
-      return try Self.fetch(database, id: rowID)
+      return product
     }
   }
 
   public func delete(id: String) async throws {
-    guard let rowID = Int64(id) else { throw NotFound(resource: "product", id: id) }
+    guard let rowID = Self.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let origin = origin
     try await connection().write { database in
       guard try database.run("DELETE FROM products WHERE id = ?", [.integer(rowID)]) > 0 else {
@@ -189,9 +196,21 @@ public final class SQLiteProductBackend: ProductBackend {
     }
   }
 
+  /// The row id an id names: only its canonical decimal text ("5", never
+  /// "05" or "+5"), so one product has exactly one id.
+  static func rowID(_ id: String) -> Int64? {
+    guard let value = Int64(id), String(value) == id else { return nil }
+    return value
+  }
+
+  /// The text `search_text` holds for these names.
+  static func searchText(nameKo: String, nameEn: String?) -> String {
+    (nameKo + "\n" + (nameEn ?? "")).lowercased()
+  }
+
   private func supplierRowID(_ id: String?) throws(InvalidArgument) -> Int64? {
     guard let id else { return nil }
-    guard let rowID = Int64(id) else {
+    guard let rowID = Self.rowID(id) else {
       throw InvalidArgument(field: "supplierId", reason: "no supplier with id \(id)")
     }
     return rowID
@@ -208,8 +227,8 @@ public final class SQLiteProductBackend: ProductBackend {
     _ database: SQLiteDatabase, _ reason: ProductChange.Reason, id: Int64, origin: String
   ) throws {
     try database.run(
-      "INSERT INTO changes (reason, product_id, origin) VALUES (?, ?, ?)",
-      [.text(reason.rawValue), .integer(id), .text(origin)])
+      "INSERT INTO changes (reason, product_id, origin, at) VALUES (?, ?, ?, ?)",
+      [.text(reason.rawValue), .integer(id), .text(origin), .integer(RFC3339.nowMicroseconds())])
   }
 
   // MARK: - Rows
@@ -277,59 +296,79 @@ public final class SQLiteProductBackend: ProductBackend {
       let created = now - Int64(item.ageSeconds) * 1_000_000
       try database.run(
         """
-        INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
         """,
         [
           .text(item.nameKo), SQLiteValue(item.nameEn), .integer(Int64(item.price)),
           SQLiteValue(item.supplier.map { Int64($0 + 1) }), .integer(created), .integer(created),
+          .text(searchText(nameKo: item.nameKo, nameEn: item.nameEn)),
         ])
     }
   }
 
   // MARK: - Other daemons' changes
 
-  public func externalChanges() -> AsyncStream<ProductChange> { external.stream }
+  /// Starts watching (opening the catalog) on the first call.
+  public func externalChanges() -> AsyncStream<ProductChange> {
+    _ = try? connection()
+    return external.stream
+  }
 
   /// Polls `PRAGMA data_version` (it changes when another connection commits)
-  /// and reads the new entries of the `changes` log made by other daemons.
+  /// and reads the new entries of the `changes` log made by other daemons,
+  /// from the moment watching was asked for. A failed poll (the file busy
+  /// for longer than the busy timeout) is tried again at the next interval.
   private func startWatching(_ connection: SQLiteConnection) {
     let origin = origin
     let continuation = external.continuation
     let interval = pollInterval
+    let since = RFC3339.nowMicroseconds()
     Task { [weak self] in
-      var lastSeq = try await connection.read { database in
-        try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) { try $0.int64(0) }
-          ?? 0
-      }
-      var lastVersion = try await connection.read { database in try database.dataVersion() }
+      var watch: (lastSeq: Int64, lastVersion: Int64)?
       while self != nil, !Task.isCancelled {
-        try await Task.sleep(for: interval)
-        let version = try await connection.read { database in try database.dataVersion() }
-        guard version != lastVersion else { continue }
-        lastVersion = version
-        let since = lastSeq
-        let (entries, maxSeq) = try await connection.read { database in
-          let entries = try database.query(
-            "SELECT seq, reason, product_id FROM changes WHERE seq > ? AND origin != ? ORDER BY seq LIMIT 1000",
-            [.integer(since), .text(origin)]
-          ) { row in (try row.int64(0), try row.text(1), try row.int64(2)) }
-          let maxSeq =
-            try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) {
-              try $0.int64(0)
-            } ?? 0
-          return (entries, maxSeq)
+        do {
+          guard let (lastSeq, lastVersion) = watch else {
+            watch = try await connection.read { database in
+              let seq = try database.queryOne(
+                "SELECT coalesce(max(seq), 0) FROM changes WHERE at < ?", [.integer(since)]
+              ) { try $0.int64(0) }
+              return (seq ?? 0, -1)
+            }
+            continue
+          }
+          let version = try await connection.read { database in try database.dataVersion() }
+          if version != lastVersion {
+            let (entries, maxSeq) = try await connection.read { database in
+              let entries = try database.query(
+                """
+                SELECT seq, reason, product_id FROM changes
+                WHERE seq > ? AND origin != ? ORDER BY seq LIMIT 1000
+                """,
+                [.integer(lastSeq), .text(origin)]
+              ) { row in (try row.int64(0), try row.text(1), try row.int64(2)) }
+              let maxSeq = try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) {
+                try $0.int64(0)
+              }
+              return (entries, maxSeq ?? 0)
+            }
+            watch = (maxSeq, version)
+            if entries.count == 1000 {
+              continuation.yield(ProductChange(reason: .resync, id: nil))
+            } else {
+              for (_, reason, productID) in entries {
+                guard let reason = ProductChange.Reason(rawValue: reason) else { continue }
+                let product = reason == .updated ? try? await self?.get(id: String(productID)) : nil
+                continuation.yield(
+                  ProductChange(reason: reason, id: String(productID), product: product))
+              }
+            }
+          }
+        } catch {
+          // Reported changes may have been missed while the file could not be read.
+          if watch != nil { continuation.yield(ProductChange(reason: .resync, id: nil)) }
         }
-        lastSeq = maxSeq
-        if entries.count == 1000 {
-          continuation.yield(ProductChange(reason: .resync, id: nil))
-          continue
-        }
-        for (_, reason, productID) in entries {
-          guard let reason = ProductChange.Reason(rawValue: reason) else { continue }
-          let product = reason == .updated ? try? await self?.get(id: String(productID)) : nil
-          continuation.yield(ProductChange(reason: reason, id: String(productID), product: product))
-        }
+        try? await Task.sleep(for: interval)
       }
     }
   }
@@ -392,8 +431,9 @@ struct ProductListSQL {
   }
 }
 
-/// A substring search over both names: the trigram index for three or more
-/// characters, a scan with LIKE for shorter text (trigrams cannot index it).
+/// A substring search over both names, case-insensitive in every script: the
+/// trigram index for three or more characters, a scan of `search_text` with
+/// LIKE for shorter text (trigrams cannot index it).
 struct TextSearch {
   let condition: String
   let parameters: [SQLiteValue]
@@ -405,9 +445,9 @@ struct TextSearch {
       condition = "p.id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ?)"
       parameters = [.text(phrase)]
     } else {
-      let pattern = "%" + Self.escapeLike(text) + "%"
-      condition = "(p.name_ko LIKE ? ESCAPE '\\' OR p.name_en LIKE ? ESCAPE '\\')"
-      parameters = [.text(pattern), .text(pattern)]
+      let pattern = "%" + Self.escapeLike(text.lowercased()) + "%"
+      condition = "p.search_text LIKE ? ESCAPE '\\'"
+      parameters = [.text(pattern)]
     }
   }
 

@@ -1,0 +1,198 @@
+"""The part of `Client` and `AsyncClient` that does not depend on how they
+wait: configuration, handlers, notification streams, incoming dispatch and
+diagnostics."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import weakref
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Union
+
+from ._core import (
+    INVALID,
+    NOTIFICATION,
+    REQUEST,
+    RESPONSE,
+    DEFAULT_STDERR_LINES,
+    Handlers,
+    StderrTail,
+    classify,
+    default_client_info,
+    find_binary,
+    logger,
+    merge_env,
+    method_not_found_reply,
+)
+from ._errors import CatalogdError, DaemonExited
+from ._framing import check_framing
+from ._types import InitializeResult
+
+
+class Notification(NamedTuple):
+    """A notification from the daemon; unpacks as `(method, params)`."""
+
+    method: str
+    params: Any
+
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class ClientBase:
+    """Configuration and bookkeeping shared by `Client` and `AsyncClient`."""
+
+    def __init__(
+        self,
+        binary: Optional[PathLike] = None,
+        args: Sequence[str] = (),
+        env: Optional[Mapping[str, str]] = None,
+        *,
+        framing: str = "ndjson",
+        timeout: Optional[float] = None,
+        client_info: Optional[Mapping[str, Any]] = None,
+        client_id: Optional[str] = None,
+        cwd: Optional[PathLike] = None,
+        stderr: Any = None,
+        stderr_lines: int = DEFAULT_STDERR_LINES,
+        handshake_timeout: Optional[float] = 30.0,
+    ) -> None:
+        if isinstance(args, (str, bytes)):
+            raise TypeError("args must be a sequence of arguments, not one string")
+        self.binary: str = find_binary(binary)
+        """The daemon's executable."""
+        self.args: List[str] = [os.fspath(a) for a in args]
+        """Command-line arguments for the daemon (`--data-dir DIR`, `--quotes-url URL`, …)."""
+        self.env: Optional[Dict[str, str]] = merge_env(env)
+        """The daemon's whole environment; None inherits this process's."""
+        self.framing: str = check_framing(framing)
+        """"ndjson" (one JSON text per line) or "lsp" (Content-Length headers)."""
+        self.timeout: Optional[float] = timeout
+        """Seconds a request waits for its reply when it names no timeout; None: no limit."""
+        self.cwd: Optional[str] = None if cwd is None else os.fspath(cwd)
+        self.handshake_timeout = handshake_timeout
+        self.initialize_result: Optional[InitializeResult] = None
+        """What `initialize` answered: server info, client id, capabilities."""
+        self._client_info = dict(client_info) if client_info is not None else default_client_info()
+        self._client_id = client_id
+        self._handlers = Handlers()
+        self._streams: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        self._streams_lock = threading.Lock()
+        self._stderr = StderrTail(stderr_lines, stderr)
+        self._exited: Optional[DaemonExited] = None
+        """Set once the daemon has exited and every pending call has failed."""
+        self._shutdown_done = False
+        self._next_id = 1
+        self._abandoned: Set[int] = set()
+        """Ids of calls that stopped waiting (timeout, cancel): their late replies are expected."""
+
+    # ---------------------------------------------------------------- surface
+
+    def on(self, method: str, callback: Callable[[Any], Any]) -> Callable[[], None]:
+        """Calls `callback(params)` for every notification `method` from the
+        daemon; returns a function that removes the handler (calling it again
+        does nothing). Exceptions raised by a callback are logged on the
+        `catalogd` logger and do not stop the client."""
+        return self._handlers.add(method, callback)
+
+    def stderr_tail(self, lines: Optional[int] = 20) -> str:
+        """The last `lines` lines the daemon wrote on stderr (None: all that
+        are kept, `stderr_lines` at most)."""
+        return self._stderr.tail(lines)
+
+    @property
+    def exited(self) -> bool:
+        """Whether the daemon's process has ended (and every pending call failed)."""
+        return self._exited is not None
+
+    # ---------------------------------------------------------------- internals
+
+    def _command(self) -> List[str]:
+        return [self.binary, *self.args]
+
+    def _initialize_params(self) -> Dict[str, Any]:
+        return {"client_info": self._client_info, "client_id": self._client_id}
+
+    def _take_id(self) -> int:
+        id = self._next_id
+        self._next_id += 1
+        return id
+
+    def _add_stream(self, stream: Any) -> None:
+        with self._streams_lock:
+            if self._exited is not None:
+                stream._end()
+            else:
+                self._streams.add(stream)
+
+    def _remove_stream(self, stream: Any) -> None:
+        with self._streams_lock:
+            self._streams.discard(stream)
+
+    def _end_streams(self) -> None:
+        with self._streams_lock:
+            streams = list(self._streams)
+            self._streams.clear()
+        for s in streams:
+            s._end()
+
+    def _outcome(self, msg: Dict[str, Any], method: str) -> Any:
+        """The result of a response, or its error raised as the class of its code."""
+        if "error" in msg:
+            raise CatalogdError.from_wire(msg["error"], method)
+        if method == "shutdown":
+            self._shutdown_done = True
+        return msg.get("result")
+
+    def _handle_body(self, body: bytes) -> Optional[bytes]:
+        """Handles one incoming message; returns a reply to write, if any."""
+        try:
+            msg = json.loads(body)
+        except ValueError as e:
+            logger.warning("catalogd wrote a message that is not JSON (%s): %.200r", e, body)
+            return None
+        kind, msg = classify(msg)
+        if kind == RESPONSE:
+            id = msg["id"]
+            if type(id) is int:  # noqa: E721 - True must not match id 1
+                self._resolve(id, msg)
+            elif id is None and isinstance(msg.get("error"), dict):
+                logger.warning("catalogd reported an error for a message it could not read: %s", msg["error"])
+            else:
+                logger.warning("catalogd answered an id this client never sent: %.200r", msg)
+        elif kind == NOTIFICATION:
+            self._notify_observers(msg["method"], msg.get("params"))
+        elif kind == REQUEST:
+            return method_not_found_reply(msg["id"], msg["method"])
+        elif kind == INVALID:
+            logger.warning("catalogd wrote a message that is neither a response nor a notification: %.200r", msg)
+        return None
+
+    def _resolve(self, id: int, msg: Dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _unclaimed_reply(self, id: int, msg: Dict[str, Any]) -> None:
+        """A reply no call waits for: expected after a timeout or a cancel, else a daemon bug.
+        (Client calls it holding its lock.)"""
+        if id in self._abandoned:
+            self._abandoned.discard(id)
+            logger.debug("the late reply to request %d, which no longer waits (timed out or cancelled)", id)
+        else:
+            logger.warning("catalogd answered an id this client never sent, or answered it twice: %.200r", msg)
+
+    def _notify_observers(self, method: str, params: Any) -> None:
+        with self._streams_lock:
+            streams = list(self._streams)
+        for s in streams:
+            s._offer(method, params)
+        for callback in self._handlers.get(method):
+            try:
+                result = callback(params)
+            except Exception:
+                logger.exception("the handler of %s raised", method)
+                continue
+            self._after_callback(method, result)
+
+    def _after_callback(self, method: str, result: Any) -> None:
+        """AsyncClient schedules the awaitables callbacks return."""

@@ -1,0 +1,403 @@
+"""`Client`: the synchronous client.
+
+Threads: a reader thread reads the daemon's stdout, resolves the calls that
+wait for their replies and runs the notification handlers; a second thread
+drains stderr into the stderr tail. Handlers therefore run on the reader
+thread, one at a time, in the order the daemon wrote the notifications, and
+all handlers of the notifications that precede a response have returned
+before the call waiting for that response returns. A handler may call
+`notify`, but not `request` (that would wait for a reply the reader thread
+itself has to read): it raises `RuntimeError`. Any number of threads may call
+`request` at once.
+"""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import threading
+from typing import Any, Dict, Iterator, Optional, Tuple
+
+from ._base import ClientBase, Notification
+from ._core import logger, notification_filter, notification_message, request_message
+from ._errors import DaemonExited, ProtocolError, RequestTimeout
+from ._framing import Decoder, encode
+from ._methods import ClientMethods
+from ._wire import to_json
+
+READ_CHUNK = 1 << 16
+
+_END = object()
+
+
+class _Pending:
+    """A request waiting for its reply."""
+
+    __slots__ = ("method", "event", "msg", "error")
+
+    def __init__(self, method: str) -> None:
+        self.method = method
+        self.event = threading.Event()
+        self.msg: Optional[Dict[str, Any]] = None
+        self.error: Optional[BaseException] = None
+
+
+class NotificationStream:
+    """The notifications received since it was made, in order, as
+    `Notification(method, params)`: iterate it (blocking) or call `get`.
+    Iteration ends when the daemon exits or the stream is closed."""
+
+    def __init__(self, client: "Client", methods: Tuple[str, ...]) -> None:
+        self._client = client
+        self._wanted = notification_filter(methods)
+        self._queue: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        self._ended = False
+
+    def _offer(self, method: str, params: Any) -> None:
+        if self._wanted(method):
+            self._queue.put(Notification(method, params))
+
+    def _end(self) -> None:
+        self._queue.put(_END)
+
+    def get(self, timeout: Optional[float] = None) -> Optional[Notification]:
+        """The next notification; None once the stream has ended. Raises
+        `TimeoutError` when none came within `timeout` seconds."""
+        if self._ended:
+            return None
+        try:
+            item = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            raise TimeoutError(f"no notification within {timeout:g} s") from None
+        if item is _END:
+            self._ended = True
+            return None
+        return item  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Iterator[Notification]:
+        return self
+
+    def __next__(self) -> Notification:
+        item = self.get()
+        if item is None:
+            raise StopIteration
+        return item
+
+    def close(self) -> None:
+        """Stops receiving; what was received is still returned, then iteration ends."""
+        self._client._remove_stream(self)
+        self._end()
+
+    def __enter__(self) -> "NotificationStream":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class Client(ClientBase, ClientMethods):
+    """A `catalogd` process driven over its stdin and stdout.
+
+        with Client() as client:
+            quote = client.quotes_random(tags=["wisdom"])
+
+    Args:
+        binary: the daemon's executable; else `$CATALOGD_BIN`, else `catalogd` on PATH.
+        args: its command-line arguments, e.g. `["--data-dir", "/tmp/d"]`.
+        env: its whole environment (None: this process's).
+        framing: "ndjson" (default) or "lsp".
+        timeout: default seconds a request waits for its reply (None: no limit).
+        client_info: `initialize`'s clientInfo (default: this library's name and version).
+        client_id: `initialize`'s clientId (default: the daemon's persisted UUID).
+        cwd: the daemon's working directory.
+        stderr: a text stream that also receives each line of the daemon's stderr.
+        stderr_lines: how many lines of stderr to keep for `stderr_tail` and `DaemonExited`.
+        handshake_timeout: seconds `start` waits for the `initialize` reply.
+
+    Entering the `with` block starts the daemon and does the `initialize`
+    handshake (`start`); leaving it sends `shutdown` and `exit` and waits for the
+    process (`close`). See the module docstring for threads and handlers.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._proc: Optional["subprocess.Popen[bytes]"] = None
+        self._lock = threading.Lock()
+        """Guards `_pending`, `_next_id` and `_exited`."""
+        self._write_lock = threading.Lock()
+        self._pending: Dict[int, _Pending] = {}
+        self._reader: Optional[threading.Thread] = None
+        self._stderr_reader: Optional[threading.Thread] = None
+        self._done = threading.Event()
+        """Set when the reader thread has finished: the process ended and pending calls failed."""
+        self._closing = False
+
+    # ---------------------------------------------------------------- lifecycle
+
+    def start(self) -> "Client":
+        """Starts the daemon and does the handshake (`initialize`, then the
+        `initialized` notification). Raises `DaemonExited` when the daemon
+        ends before answering (its stderr says why)."""
+        if self._proc is not None:
+            raise RuntimeError("this Client was already started; make a new one")
+        self._proc = subprocess.Popen(
+            self._command(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=self.env,
+            cwd=self.cwd,
+            bufsize=0,
+        )
+        name = f"catalogd-{self._proc.pid}"
+        self._stderr_reader = threading.Thread(target=self._read_stderr, name=name + "-stderr", daemon=True)
+        self._reader = threading.Thread(target=self._read_stdout, name=name + "-reader", daemon=True)
+        self._stderr_reader.start()
+        self._reader.start()
+        try:
+            self.initialize_result = self.initialize(**self._initialize_params(), timeout=self.handshake_timeout)
+            self.notify("initialized", {})
+        except BaseException:
+            self._kill()
+            raise
+        return self
+
+    def close(self, timeout: float = 5.0) -> Optional[int]:
+        """Ends the session: cancels the calls still pending (they raise
+        `RequestCancelled`, or `DaemonExited` if the daemon ends first), sends
+        `shutdown` and `exit`, then waits up to `timeout` seconds for the
+        process (it is killed after that). Returns the exit status (0 after a
+        clean shutdown). Calling it again just returns the status."""
+        proc = self._proc
+        if proc is None:
+            return None
+        self._check_not_reader("close")
+        if not self._closing:
+            self._closing = True
+            if self._exited is None:
+                with self._lock:
+                    pending = list(self._pending)
+                for id in pending:  # shutdown is answered after them: make them end now
+                    try:
+                        self._write(notification_message("$/cancelRequest", {"id": id}), "$/cancelRequest")
+                    except (DaemonExited, OSError):
+                        break
+                if not self._shutdown_done:
+                    try:
+                        self.request("shutdown", None, timeout=timeout)
+                    except Exception as e:  # the daemon may be gone or wedged: the process still has to end
+                        logger.debug("shutdown failed: %s", e)
+                try:
+                    self.notify("exit")
+                except (DaemonExited, OSError) as e:
+                    logger.debug("exit failed: %s", e)
+            with self._write_lock:
+                try:
+                    if proc.stdin is not None:
+                        proc.stdin.close()
+                except OSError:
+                    pass
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            logger.warning("catalogd (pid %d) did not exit within %g s of exit: killing it", proc.pid, timeout)
+            self._kill()
+        self._done.wait(timeout)
+        return proc.returncode
+
+    def _kill(self) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                proc.kill()
+            except OSError:
+                pass
+        proc.wait()
+        self._done.wait(5.0)
+
+    def __enter__(self) -> "Client":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> Optional[int]:
+        """The daemon's process id (None before `start`)."""
+        return self._proc.pid if self._proc is not None else None
+
+    @property
+    def returncode(self) -> Optional[int]:
+        """The exit status once the process has ended (negative: killed by that signal), else None."""
+        return self._proc.poll() if self._proc is not None else None
+
+    # ---------------------------------------------------------------- calls
+
+    def request(self, method: str, params: Any = None, timeout: Optional[float] = None) -> Any:
+        """Sends a request and returns its result.
+
+        Raises the `CatalogdError` subclass of the error's code when the daemon
+        answers with an error; `RequestTimeout` after `timeout` seconds
+        (default: the client's `timeout`), having sent `$/cancelRequest`;
+        `DaemonExited` when the daemon ends first. Ctrl-C while waiting also
+        cancels the request. `params` may hold dataclasses of this package."""
+        if timeout is None:
+            timeout = self.timeout
+        self._check_not_reader(f"request({method!r})")
+        pending = _Pending(method)
+        wire_params = to_json(params)
+        with self._lock:
+            self._check_running(method)
+            id = self._take_id()
+            body = request_message(id, method, wire_params)  # raises on bad params before anything is sent
+            self._pending[id] = pending
+        try:
+            self._write(body, method)
+            finished = pending.event.wait(timeout)
+        except BaseException:
+            self._abandon(id)
+            raise
+        if not finished and self._abandon(id):
+            raise RequestTimeout(method, id, timeout)  # type: ignore[arg-type]
+        if pending.error is not None:
+            raise pending.error
+        assert pending.msg is not None
+        return self._outcome(pending.msg, method)
+
+    def notify(self, method: str, params: Any = None) -> None:
+        """Sends a notification (no reply)."""
+        with self._lock:
+            self._check_running(method)
+        self._write(notification_message(method, to_json(params)), method)
+
+    def notifications(self, *methods: str) -> NotificationStream:
+        """A blocking iterator of the notifications that arrive from now on
+        (only those of `methods` when given), as `(method, params)` pairs. It
+        ends when the daemon exits or when it is closed."""
+        stream = NotificationStream(self, methods)
+        self._add_stream(stream)
+        return stream
+
+    def _check_running(self, method: str) -> None:
+        if self._exited is not None:
+            raise self._exited.for_method(method)
+        if self._proc is None:
+            raise RuntimeError("the Client is not started: use `with Client(...) as client:` or call start()")
+
+    def _check_not_reader(self, what: str) -> None:
+        if threading.current_thread() is self._reader:
+            raise RuntimeError(
+                f"{what} from a notification handler: handlers run on the reader thread, which must stay "
+                "free to read the reply; use notify(), or hand the work to another thread"
+            )
+
+    def _abandon(self, id: int) -> bool:
+        """Stops waiting for `id`; tells the daemon to cancel it if it was still pending."""
+        with self._lock:
+            pending = self._pending.pop(id, None)
+            running = self._exited is None
+            if pending is not None and running:
+                self._abandoned.add(id)
+        if pending is None:
+            return False
+        if running:
+            try:
+                self._write(notification_message("$/cancelRequest", {"id": id}), "$/cancelRequest")
+            except (DaemonExited, OSError):
+                pass
+        return True
+
+    def _write(self, body: bytes, method: str, wait_for_exit: bool = True) -> None:
+        data = encode(body, self.framing)
+        assert self._proc is not None and self._proc.stdin is not None
+        with self._write_lock:
+            try:
+                view = memoryview(data)
+                while view:
+                    n = self._proc.stdin.write(view)
+                    view = view[n or 0 :]
+                return
+            except (OSError, ValueError):  # broken pipe, or stdin already closed
+                pass
+        # The daemon is gone: report its exit, once the reader has seen it.
+        if wait_for_exit:
+            self._done.wait(5.0)
+        raise (self._exited or DaemonExited(self.returncode, self.stderr_tail())).for_method(method)
+
+    # ---------------------------------------------------------------- reader threads
+
+    def _read_stdout(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        stdout = self._proc.stdout
+        decoder = Decoder(self.framing)
+        try:
+            while True:
+                try:
+                    chunk = stdout.read(READ_CHUNK)
+                except (OSError, ValueError):
+                    break
+                if not chunk:
+                    break
+                try:
+                    bodies = decoder.feed(chunk)
+                except ProtocolError as e:
+                    logger.error("catalogd broke the framing (%s): stopping it", e)
+                    self._proc.kill()
+                    break
+                for body in bodies:
+                    reply = self._handle_body(body)
+                    if reply is not None:
+                        try:
+                            self._write(reply, "reply", wait_for_exit=False)
+                        except DaemonExited:
+                            pass
+            if decoder.pending_bytes:
+                logger.warning("catalogd's stdout ended inside a message (%d bytes)", decoder.pending_bytes)
+        finally:
+            self._finish()
+
+    def _finish(self) -> None:
+        """stdout ended: wait for the process and its stderr, then fail whatever is pending."""
+        proc = self._proc
+        assert proc is not None
+        try:
+            proc.wait(5.0)
+        except subprocess.TimeoutExpired:
+            logger.warning("catalogd (pid %d) closed its stdout but kept running: killing it", proc.pid)
+            proc.kill()
+            proc.wait()
+        if self._stderr_reader is not None:
+            self._stderr_reader.join(2.0)
+        self._stderr.close()
+        exited = DaemonExited(proc.returncode, self._stderr.tail(20))
+        with self._lock:
+            self._exited = exited
+            for p in self._pending.values():
+                p.error = exited.for_method(p.method)
+                p.event.set()
+            self._pending.clear()
+        self._end_streams()
+        self._done.set()
+
+    def _read_stderr(self) -> None:
+        assert self._proc is not None and self._proc.stderr is not None
+        stderr = self._proc.stderr
+        while True:
+            try:
+                chunk = stderr.read(READ_CHUNK)
+            except (OSError, ValueError):
+                break
+            if not chunk:
+                break
+            self._stderr.feed(chunk)
+
+    def _resolve(self, id: int, msg: Dict[str, Any]) -> None:
+        with self._lock:  # so that a caller whose _abandon finds nothing sees the reply
+            pending = self._pending.pop(id, None)
+            if pending is not None:
+                pending.msg = msg
+                pending.event.set()
+            else:
+                self._unclaimed_reply(id, msg)

@@ -1,0 +1,230 @@
+"""The exceptions of the client.
+
+`CatalogdError` is an error reply of the daemon (a JSON-RPC error object): it
+carries the wire `code`, the one-sentence `message` a UI can show and the
+machine-readable `data`. Each well-known code has its subclass, so callers
+catch what they handle (`except NotFound`) and `CatalogdError` for the rest.
+
+Three exceptions are not wire errors: `DaemonExited` (the process ended while
+calls were pending, or before a call was made), `RequestTimeout` (a call ran
+past its timeout; the daemon was told to cancel it) and `ProtocolError` (the
+daemon wrote something that breaks the contract).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from typing import Any, ClassVar, Dict, Mapping, Optional, Tuple, Type
+
+
+class CatalogdError(Exception):
+    """An error reply of the daemon.
+
+    Attributes:
+        code: the JSON-RPC error code (`-32001`, …).
+        message: one short sentence for people, as the daemon wrote it.
+        data: the machine-readable detail (`{"field": …, "reason": …}`, …) or None.
+        method: the method of the request that failed, when known.
+    """
+
+    CODE: ClassVar[Optional[int]] = None
+    """The code this class stands for; None for the base class."""
+
+    def __init__(self, code: int, message: str, data: Any = None, method: Optional[str] = None) -> None:
+        super().__init__(code, message, data)
+        self.code = code
+        self.message = message
+        self.data = data
+        self.method = method
+
+    def __str__(self) -> str:
+        where = f" [{self.code}" + (f" {self.method}" if self.method else "") + "]"
+        detail = "" if self.data is None else f" data={self.data!r}"
+        return f"{self.message}{where}{detail}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(code={self.code!r}, message={self.message!r}, data={self.data!r})"
+
+    @staticmethod
+    def from_wire(error: Any, method: Optional[str] = None) -> "CatalogdError":
+        """The exception for a JSON-RPC error object: an instance of the
+        subclass registered for its code, else of `CatalogdError` itself."""
+        if not isinstance(error, Mapping):
+            return InternalError(-32603, f"malformed error object: {error!r:.200}", None, method)
+        code = error.get("code")
+        if not isinstance(code, int) or isinstance(code, bool):
+            code = -32603
+        message = error.get("message")
+        if not isinstance(message, str):
+            message = str(message)
+        cls = ERROR_CLASSES.get(code, CatalogdError)
+        return cls(code, message, error.get("data"), method)
+
+
+class ParseError(CatalogdError):
+    """-32700: bad framing, bad JSON, a message too large or too deep; data `{reason}`."""
+
+    CODE = -32700
+
+
+class InvalidRequest(CatalogdError):
+    """-32600: not a JSON-RPC 2.0 request, or a request after `shutdown`; data `{reason}`."""
+
+    CODE = -32600
+
+
+class MethodNotFound(CatalogdError):
+    """-32601: the daemon does not serve this method; data `{method}`."""
+
+    CODE = -32601
+
+
+class InvalidParams(CatalogdError):
+    """-32602: a parameter is missing, of the wrong type or out of range; data `{field, reason}`."""
+
+    CODE = -32602
+
+    @property
+    def field(self) -> Optional[str]:
+        """The parameter at fault, from `data.field`."""
+        return self.data.get("field") if isinstance(self.data, Mapping) else None
+
+
+class InternalError(CatalogdError):
+    """-32603: a bug in the daemon; the details are on its stderr."""
+
+    CODE = -32603
+
+
+class ServerNotInitialized(CatalogdError):
+    """-32002: a request before `initialize`."""
+
+    CODE = -32002
+
+
+class RequestCancelled(CatalogdError):
+    """-32800: the request was cancelled with `$/cancelRequest`."""
+
+    CODE = -32800
+
+
+class NotFound(CatalogdError):
+    """-32001: no such resource, or nothing matched a filter; data `{resource, id}`."""
+
+    CODE = -32001
+
+
+class Conflict(CatalogdError):
+    """-32009: a stale `expectedVersion`; data `{currentVersion}`."""
+
+    CODE = -32009
+
+
+class UpstreamUnavailable(CatalogdError):
+    """-32020: the upstream could not be reached (connect, TLS, DNS, timeout);
+    retry later. data `{service, retryable: true, reason}`."""
+
+    CODE = -32020
+
+    @property
+    def retryable(self) -> bool:
+        """Whether trying again later may succeed (`data.retryable`, true unless the daemon says otherwise)."""
+        if isinstance(self.data, Mapping) and isinstance(self.data.get("retryable"), bool):
+            return bool(self.data["retryable"])
+        return True
+
+
+class UpstreamError(CatalogdError):
+    """-32021: the upstream answered badly (status, malformed body); data `{service, status?, upstreamMessage?}`."""
+
+    CODE = -32021
+
+
+ERROR_CLASSES: Dict[int, Type[CatalogdError]] = {
+    cls.CODE: cls
+    for cls in (
+        ParseError,
+        InvalidRequest,
+        MethodNotFound,
+        InvalidParams,
+        InternalError,
+        ServerNotInitialized,
+        RequestCancelled,
+        NotFound,
+        Conflict,
+        UpstreamUnavailable,
+        UpstreamError,
+    )
+    if cls.CODE is not None
+}
+"""Wire code → exception class."""
+
+
+def describe_status(returncode: Optional[int]) -> str:
+    """`status 1`, `killed by SIGKILL`, … for a `Popen.returncode`."""
+    if returncode is None:
+        return "status unknown"
+    if returncode < 0:
+        try:
+            return f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"killed by signal {-returncode}"
+    return f"status {returncode}"
+
+
+class DaemonExited(ConnectionError):
+    """The daemon's process ended: raised by the calls that were pending then
+    and by every later call.
+
+    Attributes:
+        returncode: the exit status (negative: killed by that signal), None if unknown.
+        stderr_tail: the last lines the daemon wrote on stderr, for diagnostics.
+        method: the method of the call that failed, when there was one.
+    """
+
+    def __init__(self, returncode: Optional[int], stderr_tail: str, method: Optional[str] = None) -> None:
+        self.returncode = returncode
+        self.stderr_tail = stderr_tail
+        self.method = method
+        waiting = f" while {method} was pending" if method else ""
+        text = f"catalogd exited ({describe_status(returncode)}){waiting}"
+        if stderr_tail.strip():
+            text += "; the end of its stderr:\n" + "\n".join("    " + line for line in stderr_tail.splitlines())
+        else:
+            text += "; it wrote nothing on stderr"
+        super().__init__(text)
+
+    def for_method(self, method: Optional[str]) -> "DaemonExited":
+        """The same exit, reported to a call of `method`."""
+        return DaemonExited(self.returncode, self.stderr_tail, method)
+
+
+def _timeout_bases() -> Tuple[type, ...]:
+    # On Python < 3.11 asyncio.TimeoutError is not the built-in TimeoutError;
+    # derive from both so `except asyncio.TimeoutError` works there too.
+    if issubclass(asyncio.TimeoutError, TimeoutError):
+        return (TimeoutError,)
+    return (TimeoutError, asyncio.TimeoutError)
+
+
+class RequestTimeout(*_timeout_bases()):  # type: ignore[misc]
+    """A call ran past its timeout. The client sent `$/cancelRequest` for it
+    and ignores its late reply.
+
+    Attributes:
+        method: the method called.
+        id: the request id.
+        timeout: the timeout in seconds.
+    """
+
+    def __init__(self, method: str, id: int, timeout: float) -> None:
+        super().__init__(f"{method} (request {id}) timed out after {timeout:g} s; it was cancelled")
+        self.method = method
+        self.id = id
+        self.timeout = timeout
+
+
+class ProtocolError(ValueError):
+    """The daemon wrote something that breaks the wire contract: a reply that
+    lacks a required member, or bytes on stdout that are not a message."""

@@ -1,0 +1,8 @@
+"""Runnable examples of the catalogd client:
+
+    python3 -m catalogd.examples.tour   # every service the daemon serves, one section each
+    python3 -m catalogd.examples.feed   # scroll a feed of quotes with the keyboard
+
+Both find the daemon with `--bin`, else `$CATALOGD_BIN`, else `catalogd` on
+PATH, else the debug build of the repository they are part of.
+"""

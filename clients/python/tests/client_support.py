@@ -1,0 +1,67 @@
+"""Helpers for the tests of the Python client (the fixtures are in conftest.py).
+
+Importing this module puts the source tree of the client first on sys.path,
+so the tests exercise it rather than an installed copy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Coroutine, Dict, List, Optional, TypeVar
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[3]
+if sys.path[0] != str(PACKAGE_ROOT):
+    sys.path.insert(0, str(PACKAGE_ROOT))
+
+T = TypeVar("T")
+
+
+def binary_path() -> Path:
+    """`$CATALOGD_BIN` (relative: from the repository root), else the debug build."""
+    env = os.environ.get("CATALOGD_BIN")
+    if env:
+        path = Path(env)
+        return path if path.is_absolute() else REPO_ROOT / path
+    return REPO_ROOT / ".build" / "debug" / "catalogd"
+
+
+def isolated_env(base: Path, extra: Optional[Dict[str, str]] = None) -> Dict[str, str]:
+    """This process's environment without catalogd settings or proxies, with an empty home."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("CATALOGD_")
+        and k.lower() not in ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
+        and k != "KAKAO_REST_API_KEY"
+    }
+    for name, var in (("home", "HOME"), ("config", "XDG_CONFIG_HOME"), ("data", "XDG_DATA_HOME"),
+                      ("cache", "XDG_CACHE_HOME"), ("state", "XDG_STATE_HOME")):
+        d = base / name
+        d.mkdir(parents=True, exist_ok=True)
+        env[var] = str(d)
+    env.update(NO_PROXY="*", no_proxy="*")
+    env.update(extra or {})
+    return env
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Runs a coroutine in a fresh event loop (no pytest plugin needed)."""
+    return asyncio.run(coro)
+
+
+def trace_lines(path: Path) -> List[str]:
+    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float = 5.0, interval: float = 0.02) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()

@@ -1,0 +1,121 @@
+"""The typed surface is in step with the OpenRPC document: the generated files
+are up to date, every method has its typed method with the right params, and
+the daemon under test serves nothing the client lacks."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import json
+import shutil
+import subprocess
+import sys
+from typing import Any, Dict
+
+import pytest
+from client_support import PACKAGE_ROOT, REPO_ROOT
+
+import catalogd
+from catalogd import AsyncClient, Client
+from catalogd._methods import AsyncClientMethods, ClientMethods
+
+GENERATOR = PACKAGE_ROOT / "scripts" / "generate.py"
+
+
+def openrpc() -> Dict[str, Any]:
+    return json.loads((REPO_ROOT / "openrpc.json").read_text(encoding="utf-8"))
+
+
+def generate(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(GENERATOR), *args], capture_output=True, text=True, timeout=60)
+
+
+def test_generated_files_are_up_to_date():
+    r = generate("--check")
+    assert r.returncode == 0, f"run `python3 clients/python/scripts/generate.py`:\n{r.stderr}"
+
+
+def test_the_check_fails_when_the_document_changes(tmp_path):
+    doc = openrpc()
+    doc["methods"].append(
+        {
+            "name": "things/doStuff",
+            "summary": "A method the client does not have yet.",
+            "paramStructure": "by-name",
+            "params": [{"name": "howMuch", "schema": {"type": "integer"}, "required": True}],
+            "result": {"name": "StuffDone", "schema": {"type": "object", "properties": {"done": {"type": "boolean"}}}},
+        }
+    )
+    changed = tmp_path / "openrpc.json"
+    changed.write_text(json.dumps(doc), encoding="utf-8")
+    r = generate("--check", "--openrpc", str(changed))
+    assert r.returncode == 1 and "out of date" in r.stderr
+
+    out = tmp_path / "pkg"
+    shutil.copytree(PACKAGE_ROOT / "catalogd", out)
+    assert generate("--openrpc", str(changed), "--out", str(out)).returncode == 0
+    text = (out / "_methods.py").read_text(encoding="utf-8")
+    assert "def things_do_stuff(" in text and "how_much: int" in text and '"howMuch"' in text
+    assert "class StuffDone:" in (out / "_types.py").read_text(encoding="utf-8")
+    assert generate("--check", "--openrpc", str(changed), "--out", str(out)).returncode == 0
+
+
+def snake(name: str) -> str:
+    import re
+
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+@pytest.mark.parametrize("cls", [Client, AsyncClient], ids=["Client", "AsyncClient"])
+def test_every_openrpc_method_has_a_typed_method(cls):
+    for m in openrpc()["methods"]:
+        py = m["name"].replace("/", "_").replace(".", "_")
+        py = "_".join(snake(part) for part in py.split("_"))
+        fn = getattr(cls, py, None)
+        assert fn is not None, f"{cls.__name__} has no method {py} for {m['name']}"
+        assert inspect.iscoroutinefunction(fn) == (cls is AsyncClient), py
+        sig = inspect.signature(fn)
+        keywords = {
+            n: p for n, p in sig.parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY and n != "timeout"
+        }
+        assert set(keywords) == {snake(p["name"]) for p in m["params"]}, f"params of {py}"
+        for p in m["params"]:
+            param = keywords[snake(p["name"])]
+            assert (param.default is inspect.Parameter.empty) == bool(p.get("required")), f"{py}({param.name})"
+        assert "timeout" in sig.parameters
+        assert (fn.__doc__ or "").startswith(m["summary"].split(";")[0][:40]), f"the docstring of {py}"
+        assert catalogd.METHODS[m["name"]] == py
+
+
+def test_every_server_notification_has_a_dataclass_and_a_handler():
+    for n in openrpc().get("x-notifications", []):
+        if not n.get("direction", "").startswith("server"):
+            continue
+        handler = catalogd.NOTIFICATION_HANDLERS[n["name"]]
+        assert callable(getattr(Client, handler)) and callable(getattr(AsyncClient, handler))
+        if n["params"].get("properties"):
+            cls = catalogd.NOTIFICATION_PARAMS[n["name"]]
+            assert cls.METHOD == n["name"]
+            assert {f.name for f in dataclasses.fields(cls)} == {snake(p) for p in n["params"]["properties"]}
+
+
+def test_the_daemon_serves_nothing_the_client_lacks(client):
+    """Fails when the binary has a method openrpc.json (and so the client) does not."""
+    served = client.rpc_discover()
+    missing = {m["name"] for m in served["methods"]} - set(catalogd.METHODS)
+    assert not missing, f"the daemon serves {sorted(missing)}: update openrpc.json and regenerate"
+    notes = {n["name"] for n in served.get("x-notifications", []) if n.get("direction", "").startswith("server")}
+    assert notes <= set(catalogd.NOTIFICATION_HANDLERS)
+
+
+def test_the_package_is_python_3_9_syntax():
+    for path in sorted((PACKAGE_ROOT / "catalogd").rglob("*.py")) + [GENERATOR]:
+        ast.parse(path.read_text(encoding="utf-8"), str(path), feature_version=(3, 9))
+
+
+def test_the_typed_mixins_only_hold_generated_methods():
+    """Nothing hand-written hides among the generated methods."""
+    own = {n for n in vars(ClientMethods) if not n.startswith("_")} - {"request", "on"}
+    assert own == set(catalogd.METHODS.values()) | set(catalogd.NOTIFICATION_HANDLERS.values())
+    assert {n for n in vars(AsyncClientMethods) if not n.startswith("_")} - {"request", "on"} == own
