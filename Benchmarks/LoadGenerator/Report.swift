@@ -38,8 +38,10 @@ struct Figure {
       + " " + unit
     let bound: String
     switch target {
-    case .atLeast(let value): bound = "target ≥ " + formatted(value, decimals: 0, grouped: true)
-    case .atMost(let value): bound = "target ≤ " + formatted(value, decimals: 0, grouped: true)
+    case .atLeast(let value):
+      bound = "target ≥ " + formatted(value, decimals: value < 1 ? 1 : 0, grouped: true)
+    case .atMost(let value):
+      bound = "target ≤ " + formatted(value, decimals: value < 1 ? 1 : 0, grouped: true)
     case nil: return measured
     }
     return padded(measured, to: 40) + padded(bound + " " + unit, to: 26)

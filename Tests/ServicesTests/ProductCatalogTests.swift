@@ -120,6 +120,23 @@ final class ProductCatalogTests: XCTestCase {
     _ = try await catalog.list(ProductListQuery(query: "\"%_\\ OR *"))
   }
 
+  /// Search counts are cached, but never outlive a write, ours or another daemon's.
+  func testSearchCountsFollowEveryWrite() async throws {
+    let mine = backend(origin: "a")
+    let theirs = backend(origin: "b")
+    let before = try await mine.list(ProductListQuery(query: "고등어")).totalCount
+    _ = try await mine.create(ProductDraft(nameKo: "훈제 고등어", price: 1))
+    let afterMine = try await mine.list(ProductListQuery(query: "고등어")).totalCount
+    XCTAssertEqual(afterMine, before + 1)
+    _ = try await theirs.create(ProductDraft(nameKo: "고등어 구이", price: 1))
+    let afterTheirs = try await mine.list(ProductListQuery(query: "고등어")).totalCount
+    XCTAssertEqual(afterTheirs, before + 2)
+    let short = try await mine.list(ProductListQuery(query: "훈제")).totalCount
+    _ = try await theirs.create(ProductDraft(nameKo: "훈제 연어", price: 1))
+    let shortAfter = try await mine.list(ProductListQuery(query: "훈제")).totalCount
+    XCTAssertEqual(shortAfter, short + 1)
+  }
+
   func testCursorBelongsToItsSortAndFilters() async throws {
     let catalog = backend()
     let page = try await catalog.list(ProductListQuery(limit: 2, sort: .priceAsc))
