@@ -291,7 +291,7 @@ NOTIFICATIONS = [
      "params": {"type": "object", "required": ["id"], "properties": {"id": {"type": ["string", "integer"]}}}},
     {"name": "$/progress", "direction": "server→client", "summary": "Progress of long work, for requests that carried params.workDoneToken.",
      "params": {"type": "object", "required": ["token", "value"], "properties": {"token": {"type": ["string", "integer"]}, "value": ref("ProgressValue")}}},
-    {"name": "products/listUpdated", "direction": "server→client", "summary": "The catalog changed: reload the list. reason resync (no id): changes were made elsewhere or may have been missed.",
+    {"name": "products/listUpdated", "direction": "server→client", "summary": "The catalog changed: reload the list. Changes made by other daemons on the same catalog are reported from the session's first products request on. reason resync (no id): changes were made elsewhere or may have been missed.",
      "params": {"type": "object", "required": ["reason"], "properties": {"reason": {"enum": ["created", "updated", "deleted", "resync"]}, "id": STRING}}},
     {"name": "products/changed", "direction": "server→client", "summary": "A product was updated: refresh its detail.",
      "params": {"type": "object", "required": ["product"], "properties": {"product": ref("Product")}}},

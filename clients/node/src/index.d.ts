@@ -143,7 +143,7 @@ export class Client {
 
   /**
    * `shutdown`, `exit`, then waits for the process (killed after `timeout` ms,
-   * default 5000). Idempotent; calls still pending fail with `DaemonExitedError`.
+   * default 5000). Idempotent; calls still pending are cancelled (`RequestCancelled`).
    */
   close(options?: { timeout?: number }): Promise<DaemonExit>;
   [Symbol.asyncDispose](): Promise<void>;

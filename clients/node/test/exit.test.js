@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { ClientClosedError, DaemonExitedError } from '../src/index.js';
+import { ClientClosedError, DaemonExitedError, RequestCancelled } from '../src/index.js';
 import { rejection, startClient } from '../testing/helpers.js';
 
 test('daemon killed mid-call: DaemonExitedError at once, with signal and stderr tail', async (t) => {
@@ -49,13 +49,15 @@ test('daemon exiting on its own (exit without shutdown): status 1, pending calls
   assert.deepEqual(await client.exited, { exitCode: 1, signal: null });
 });
 
-test('close() while calls are pending: they fail, close resolves', async (t) => {
+test('close() while calls are pending: they are cancelled, close resolves', async (t) => {
   const { client } = await startClient(t);
-  const call = client.daemonSleep({ ms: 30_000 }, { timeout: 0 });
+  const failed = rejection(client.daemonSleep({ ms: 30_000 }, { timeout: 0 }));
+  const started = Date.now();
   const status = await client.close({ timeout: 3000 });
-  assert.equal(status.signal, null);
-  const error = await rejection(call);
-  assert.ok(error instanceof DaemonExitedError, String(error));
+  assert.deepEqual(status, { exitCode: 0, signal: null });
+  assert.ok(Date.now() - started < 2000, 'close waits for no pending call');
+  const error = await failed;
+  assert.ok(error instanceof RequestCancelled, String(error));
 });
 
 test('close() kills a daemon that does not exit in time', async (t) => {

@@ -472,8 +472,9 @@ class ClientMethods:
 
     def on_products_list_updated(self, callback: Callable[[ProductsListUpdated], Any]) -> Callable[[], None]:
         """Calls `callback` with the params of every `products/listUpdated` notification (a
-        `ProductsListUpdated`). The catalog changed: reload the list. reason resync (no id): changes
-        were made elsewhere or may have been missed.
+        `ProductsListUpdated`). The catalog changed: reload the list. Changes made by other daemons
+        on the same catalog are reported from the session's first products request on. reason resync
+        (no id): changes were made elsewhere or may have been missed.
 
         Returns a function that removes the handler; see `on`.
         """
@@ -869,8 +870,9 @@ class AsyncClientMethods:
 
     def on_products_list_updated(self, callback: Callable[[ProductsListUpdated], Any]) -> Callable[[], None]:
         """Calls `callback` with the params of every `products/listUpdated` notification (a
-        `ProductsListUpdated`). The catalog changed: reload the list. reason resync (no id): changes
-        were made elsewhere or may have been missed.
+        `ProductsListUpdated`). The catalog changed: reload the list. Changes made by other daemons
+        on the same catalog are reported from the session's first products request on. reason resync
+        (no id): changes were made elsewhere or may have been missed.
 
         Returns a function that removes the handler; see `on`.
         """

@@ -58,8 +58,9 @@ INITIALIZED = "initialized"
 PRODUCTS_CHANGED = "products/changed"
 """server→client: A product was updated: refresh its detail."""
 PRODUCTS_LIST_UPDATED = "products/listUpdated"
-"""server→client: The catalog changed: reload the list. reason resync (no id): changes were made
-elsewhere or may have been missed.
+"""server→client: The catalog changed: reload the list. Changes made by other daemons on the same
+catalog are reported from the session's first products request on. reason resync (no id): changes
+were made elsewhere or may have been missed.
 """
 QUOTES_LOADING = "quotes/loading"
 """server→client: A quote fetch started (true) or all ended (false), failures included; the refresh
@@ -349,7 +350,8 @@ class ProductsChanged:
 @dataclass(frozen=True)
 class ProductsListUpdated:
     """The params of the `products/listUpdated` notification. The catalog changed: reload the list.
-    reason resync (no id): changes were made elsewhere or may have been missed.
+    Changes made by other daemons on the same catalog are reported from the session's first products
+    request on. reason resync (no id): changes were made elsewhere or may have been missed.
     """
 
     METHOD: ClassVar[str] = "products/listUpdated"
