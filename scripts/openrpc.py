@@ -115,6 +115,37 @@ SCHEMAS = {
             "totalCount": {"type": "integer"},
         },
     },
+    "Photo": {
+        "type": "object",
+        "required": ["id", "author", "width", "height", "url", "source"],
+        "properties": {
+            "id": {"type": "string", "description": "stable across restarts"},
+            "author": {"type": ["string", "null"], "description": "from the file's metadata (EXIF Artist, PNG Author) or the upstream"},
+            "width": {"type": "integer", "description": "as stored (EXIF rotation is not applied)"},
+            "height": {"type": "integer"},
+            "url": {"type": "string", "description": "file:// for folder photos, the download URL for picsum"},
+            "source": {"enum": ["folder", "picsum"]},
+        },
+    },
+    "PhotoPage": {
+        "type": "object",
+        "required": ["items", "page", "nextPage"],
+        "properties": {
+            "items": {"type": "array", "items": ref("Photo")},
+            "page": {"type": "integer"},
+            "nextPage": {"type": ["integer", "null"], "description": "null on the last page"},
+        },
+    },
+    "PhotoImage": {
+        "type": "object",
+        "required": ["path", "contentType", "bytes", "cached"],
+        "properties": {
+            "path": {"type": "string", "description": "a local file holding the image; for remote photos a file of the bounded disk cache"},
+            "contentType": {"enum": ["image/jpeg", "image/png", "image/gif", "image/webp"]},
+            "bytes": {"type": "integer"},
+            "cached": {"type": "boolean", "description": "true when no download was needed"},
+        },
+    },
     "ProgressValue": {
         "type": "object",
         "required": ["kind"],
@@ -227,6 +258,21 @@ METHODS = [
             param("tag", STRING, "a tag the quotes have"),
         ],
         "result": {"name": "QuotePage", "schema": ref("QuotePage")},
+    },
+    {
+        "name": "photos/list",
+        "summary": "Photos page by page: the folder's JPEG, PNG, GIF and WebP files ordered by relative path, or the Lorem Picsum list.",
+        "params": [
+            param("page", integer(1, 100000, 1), "1-based"),
+            param("limit", integer(1, 100, 30), "photos per page"),
+        ],
+        "result": {"name": "PhotoPage", "schema": ref("PhotoPage")},
+    },
+    {
+        "name": "photos/image",
+        "summary": "A local file holding the photo's image (downloaded into the disk cache for remote photos). Unknown id: -32001.",
+        "params": [param("id", STRING, "a photo's id", True)],
+        "result": {"name": "PhotoImage", "schema": ref("PhotoImage")},
     },
     {
         "name": "products/list",

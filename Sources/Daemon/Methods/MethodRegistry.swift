@@ -7,6 +7,8 @@ enum MethodRegistry {
     DaemonEcho.method,
     DaemonSleep.method,
     DaemonStatus.method,
+    PhotosImage.method,
+    PhotosList.method,
     ProductsCreate.method,
     ProductsDelete.method,
     ProductsGet.method,

@@ -338,6 +338,62 @@ enum OpenRPCDocument {
       }
     },
     {
+      "name": "photos/list",
+      "summary": "Photos page by page: the folder's JPEG, PNG, GIF and WebP files ordered by relative path, or the Lorem Picsum list.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "page",
+          "schema": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100000,
+            "default": 1
+          },
+          "description": "1-based",
+          "required": false
+        },
+        {
+          "name": "limit",
+          "schema": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100,
+            "default": 30
+          },
+          "description": "photos per page",
+          "required": false
+        }
+      ],
+      "result": {
+        "name": "PhotoPage",
+        "schema": {
+          "$ref": "#/components/schemas/PhotoPage"
+        }
+      }
+    },
+    {
+      "name": "photos/image",
+      "summary": "A local file holding the photo's image (downloaded into the disk cache for remote photos). Unknown id: -32001.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "id",
+          "schema": {
+            "type": "string"
+          },
+          "description": "a photo's id",
+          "required": true
+        }
+      ],
+      "result": {
+        "name": "PhotoImage",
+        "schema": {
+          "$ref": "#/components/schemas/PhotoImage"
+        }
+      }
+    },
+    {
       "name": "products/list",
       "summary": "A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted.",
       "paramStructure": "by-name",
@@ -832,6 +888,103 @@ enum OpenRPCDocument {
           },
           "totalCount": {
             "type": "integer"
+          }
+        }
+      },
+      "Photo": {
+        "type": "object",
+        "required": [
+          "id",
+          "author",
+          "width",
+          "height",
+          "url",
+          "source"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "stable across restarts"
+          },
+          "author": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "from the file's metadata (EXIF Artist, PNG Author) or the upstream"
+          },
+          "width": {
+            "type": "integer",
+            "description": "as stored (EXIF rotation is not applied)"
+          },
+          "height": {
+            "type": "integer"
+          },
+          "url": {
+            "type": "string",
+            "description": "file:// for folder photos, the download URL for picsum"
+          },
+          "source": {
+            "enum": [
+              "folder",
+              "picsum"
+            ]
+          }
+        }
+      },
+      "PhotoPage": {
+        "type": "object",
+        "required": [
+          "items",
+          "page",
+          "nextPage"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Photo"
+            }
+          },
+          "page": {
+            "type": "integer"
+          },
+          "nextPage": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "null on the last page"
+          }
+        }
+      },
+      "PhotoImage": {
+        "type": "object",
+        "required": [
+          "path",
+          "contentType",
+          "bytes",
+          "cached"
+        ],
+        "properties": {
+          "path": {
+            "type": "string",
+            "description": "a local file holding the image; for remote photos a file of the bounded disk cache"
+          },
+          "contentType": {
+            "enum": [
+              "image/jpeg",
+              "image/png",
+              "image/gif",
+              "image/webp"
+            ]
+          },
+          "bytes": {
+            "type": "integer"
+          },
+          "cached": {
+            "type": "boolean",
+            "description": "true when no download was needed"
           }
         }
       },

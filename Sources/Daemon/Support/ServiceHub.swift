@@ -10,6 +10,7 @@ import Synchronization
 final class ServiceHub: Sendable {
   let quotes: QuotesService
   let products: ProductsService
+  let photos: PhotosService
   /// The per-device UUID the product upstream receives; set by `initialize`.
   let clientIdentity = ClientIdentity()
   /// Sends notifications nobody asked for (changes made by other daemons);
@@ -31,6 +32,28 @@ final class ServiceHub: Sendable {
         path: configuration.dataDirectory + "/catalog.sqlite", origin: Self.instanceId)
     }
     products = ProductsService(backend: productBackend)
+    if let photosURL = configuration.photosURL {
+      photos = PhotosService(
+        backend: PicsumPhotoBackend(
+          baseURL: photosURL, cacheDirectory: configuration.dataDirectory + "/photo-cache",
+          timeout: timeout))
+    } else {
+      // Without a folder of their own, clients see generated samples in the data dir.
+      photos = PhotosService(
+        backend: FolderPhotoBackend(
+          folder: configuration.photosDirectory ?? configuration.dataDirectory + "/photos",
+          databasePath: configuration.dataDirectory + "/photos.sqlite",
+          populatesSamples: configuration.photosDirectory == nil, log: Self.photoLog))
+    }
+  }
+
+  /// The photo index's log lines (skipped files, scans) on the daemon's log.
+  private static let photoLog: PhotoLog = { level, message, metadata in
+    switch level {
+    case .debug: Log.debug(message, metadata)
+    case .info: Log.info(message, metadata)
+    case .warn: Log.warn(message, metadata)
+    }
   }
 
   /// Identifies this process among the daemons sharing a catalog file.
@@ -57,7 +80,10 @@ final class ServiceHub: Sendable {
 
   /// Each service's backend kind, for `daemon/status`.
   var backends: JSON {
-    ["quotes": JSON(quotes.backend.kind), "products": JSON(products.backend.kind)]
+    [
+      "quotes": JSON(quotes.backend.kind), "products": JSON(products.backend.kind),
+      "photos": JSON(photos.backend.kind),
+    ]
   }
 
   /// What `initialize` announces: the services, their backends and methods.
@@ -75,6 +101,11 @@ final class ServiceHub: Sendable {
           "suppliers/list",
         ],
         "notifications": ["products/changed", "products/listUpdated"],
+      ],
+      "photos": [
+        "backend": JSON(photos.backend.kind),
+        "methods": ["photos/image", "photos/list"],
+        "notifications": [],
       ],
     ]
   }

@@ -46,6 +46,26 @@ export class CatalogdMethods {
   }
 
   /**
+   * `photos/image`: A local file holding the photo's image (downloaded into the disk cache for remote photos). Unknown id: -32001.
+   * @param {import('./types.generated.js').PhotosImageParams} params
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').PhotosImageResult>}
+   */
+  photosImage(params, options) {
+    return this.request("photos/image", params, options);
+  }
+
+  /**
+   * `photos/list`: Photos page by page: the folder's JPEG, PNG, GIF and WebP files ordered by relative path, or the Lorem Picsum list.
+   * @param {import('./types.generated.js').PhotosListParams} [params]
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').PhotosListResult>}
+   */
+  photosList(params, options) {
+    return this.request("photos/list", params, options);
+  }
+
+  /**
    * `products/create`: Creates a product; products/listUpdated {reason: created} precedes the reply. Durable once answered.
    * @param {import('./types.generated.js').ProductsCreateParams} params
    * @param {import('./index.js').RequestOptions} [options]
@@ -152,6 +172,8 @@ export const METHODS = Object.freeze({
   daemonSleep: "daemon/sleep",
   daemonStatus: "daemon/status",
   initialize: "initialize",
+  photosImage: "photos/image",
+  photosList: "photos/list",
   productsCreate: "products/create",
   productsDelete: "products/delete",
   productsGet: "products/get",

@@ -18,6 +18,35 @@ export interface Capabilities {
   workDoneProgress: boolean;
 }
 
+export interface Photo {
+  /** stable across restarts */
+  id: string;
+  /** from the file's metadata (EXIF Artist, PNG Author) or the upstream */
+  author: string | null;
+  /** as stored (EXIF rotation is not applied) */
+  width: number;
+  height: number;
+  /** file:// for folder photos, the download URL for picsum */
+  url: string;
+  source: "folder" | "picsum";
+}
+
+export interface PhotoImage {
+  /** a local file holding the image; for remote photos a file of the bounded disk cache */
+  path: string;
+  contentType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+  bytes: number;
+  /** true when no download was needed */
+  cached: boolean;
+}
+
+export interface PhotoPage {
+  items: Photo[];
+  page: number;
+  /** null on the last page */
+  nextPage: number | null;
+}
+
 export interface Product {
   id: string;
   nameKo: string;
@@ -141,6 +170,34 @@ export interface InitializeResult {
   clientId: string;
   capabilities: Capabilities;
 }
+
+/** Params of `photos/image`. */
+export interface PhotosImageParams {
+  /** a photo's id */
+  id: string;
+}
+
+/** Result of `photos/image`. */
+export type PhotosImageResult = PhotoImage;
+
+/** Params of `photos/list`. */
+export interface PhotosListParams {
+  /**
+   * 1-based
+   * @default 1
+   * 1…100000
+   */
+  page?: number;
+  /**
+   * photos per page
+   * @default 30
+   * 1…100
+   */
+  limit?: number;
+}
+
+/** Result of `photos/list`. */
+export type PhotosListResult = PhotoPage;
 
 /** Params of `products/create`. */
 export interface ProductsCreateParams {
@@ -334,6 +391,8 @@ export interface MethodMap {
   "daemon/sleep": { params: DaemonSleepParams; result: DaemonSleepResult };
   "daemon/status": { params: DaemonStatusParams; result: DaemonStatusResult };
   "initialize": { params: InitializeParams; result: InitializeResult };
+  "photos/image": { params: PhotosImageParams; result: PhotosImageResult };
+  "photos/list": { params: PhotosListParams; result: PhotosListResult };
   "products/create": { params: ProductsCreateParams; result: ProductsCreateResult };
   "products/delete": { params: ProductsDeleteParams; result: ProductsDeleteResult };
   "products/get": { params: ProductsGetParams; result: ProductsGetResult };
@@ -371,6 +430,10 @@ export interface CatalogdMethods {
   daemonStatus(params?: DaemonStatusParams, options?: RequestOptions): Promise<DaemonStatusResult>;
   /** `initialize`: Starts the session (Language Server Protocol conventions); every other request before it gets -32002. */
   initialize(params?: InitializeParams, options?: RequestOptions): Promise<InitializeResult>;
+  /** `photos/image`: A local file holding the photo's image (downloaded into the disk cache for remote photos). Unknown id: -32001. */
+  photosImage(params: PhotosImageParams, options?: RequestOptions): Promise<PhotosImageResult>;
+  /** `photos/list`: Photos page by page: the folder's JPEG, PNG, GIF and WebP files ordered by relative path, or the Lorem Picsum list. */
+  photosList(params?: PhotosListParams, options?: RequestOptions): Promise<PhotosListResult>;
   /** `products/create`: Creates a product; products/listUpdated {reason: created} precedes the reply. Durable once answered. */
   productsCreate(params: ProductsCreateParams, options?: RequestOptions): Promise<ProductsCreateResult>;
   /** `products/delete`: Deletes a product; products/listUpdated {reason: deleted} precedes the reply. */

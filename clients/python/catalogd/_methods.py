@@ -14,6 +14,8 @@ from . import _wire as _w
 from ._types import (
     Deleted,
     InitializeResult,
+    PhotoImage,
+    PhotoPage,
     Product,
     ProductPage,
     ProductsChanged,
@@ -32,6 +34,8 @@ METHODS: Dict[str, str] = {
     "daemon/sleep": "daemon_sleep",
     "daemon/status": "daemon_status",
     "initialize": "initialize",
+    "photos/image": "photos_image",
+    "photos/list": "photos_list",
     "products/create": "products_create",
     "products/delete": "products_delete",
     "products/get": "products_get",
@@ -50,6 +54,8 @@ PARAMS: Dict[str, Dict[str, str]] = {
     "daemon/sleep": {"ms": "ms", "lane": "lane"},
     "daemon/status": {},
     "initialize": {"clientInfo": "client_info", "clientId": "client_id"},
+    "photos/image": {"id": "id"},
+    "photos/list": {"page": "page", "limit": "limit"},
     "products/create": {
         "nameKo": "name_ko",
         "nameEn": "name_en",
@@ -188,6 +194,50 @@ class ClientMethods:
             params["clientId"] = _w.to_json(client_id)
         result = self.request("initialize", params, timeout=timeout)
         return InitializeResult.from_json(result)
+
+    def photos_image(self, *, id: str, timeout: Optional[float] = None) -> PhotoImage:
+        """A local file holding the photo's image (downloaded into the disk cache for remote photos).
+        Unknown id: -32001.
+
+        Calls `photos/image`.
+
+        Args:
+            id: a photo's id
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: PhotoImage.
+        """
+        params: Dict[str, Any] = {}
+        params["id"] = _w.to_json(id)
+        result = self.request("photos/image", params, timeout=timeout)
+        return PhotoImage.from_json(result)
+
+    def photos_list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> PhotoPage:
+        """Photos page by page: the folder's JPEG, PNG, GIF and WebP files ordered by relative path, or
+        the Lorem Picsum list.
+
+        Calls `photos/list`.
+
+        Args:
+            page: 1-based (1–100000, default 1; None leaves it out)
+            limit: photos per page (1–100, default 30; None leaves it out)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: PhotoPage.
+        """
+        params: Dict[str, Any] = {}
+        if page is not None:
+            params["page"] = _w.to_json(page)
+        if limit is not None:
+            params["limit"] = _w.to_json(limit)
+        result = self.request("photos/list", params, timeout=timeout)
+        return PhotoPage.from_json(result)
 
     def products_create(
         self,
@@ -586,6 +636,50 @@ class AsyncClientMethods:
             params["clientId"] = _w.to_json(client_id)
         result = await self.request("initialize", params, timeout=timeout)
         return InitializeResult.from_json(result)
+
+    async def photos_image(self, *, id: str, timeout: Optional[float] = None) -> PhotoImage:
+        """A local file holding the photo's image (downloaded into the disk cache for remote photos).
+        Unknown id: -32001.
+
+        Calls `photos/image`.
+
+        Args:
+            id: a photo's id
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: PhotoImage.
+        """
+        params: Dict[str, Any] = {}
+        params["id"] = _w.to_json(id)
+        result = await self.request("photos/image", params, timeout=timeout)
+        return PhotoImage.from_json(result)
+
+    async def photos_list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> PhotoPage:
+        """Photos page by page: the folder's JPEG, PNG, GIF and WebP files ordered by relative path, or
+        the Lorem Picsum list.
+
+        Calls `photos/list`.
+
+        Args:
+            page: 1-based (1–100000, default 1; None leaves it out)
+            limit: photos per page (1–100, default 30; None leaves it out)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: PhotoPage.
+        """
+        params: Dict[str, Any] = {}
+        if page is not None:
+            params["page"] = _w.to_json(page)
+        if limit is not None:
+            params["limit"] = _w.to_json(limit)
+        result = await self.request("photos/list", params, timeout=timeout)
+        return PhotoPage.from_json(result)
 
     async def products_create(
         self,

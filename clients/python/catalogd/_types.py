@@ -21,6 +21,9 @@ __all__ = [
     "Deleted",
     "InitializeResult",
     "InitializeResultServerInfo",
+    "Photo",
+    "PhotoImage",
+    "PhotoPage",
     "Product",
     "ProductPage",
     "ProductsChanged",
@@ -238,6 +241,113 @@ class InitializeResultServerInfo:
         out: Dict[str, Any] = {}
         out["name"] = _w.to_json(self.name)
         out["version"] = _w.to_json(self.version)
+        return out
+
+
+@dataclass(frozen=True)
+class Photo:
+    """The `Photo` schema."""
+
+    id: str
+    """stable across restarts (`id`)"""
+    author: Optional[str]
+    """from the file's metadata (EXIF Artist, PNG Author) or the upstream (`author`)"""
+    width: int
+    """as stored (EXIF rotation is not applied) (`width`)"""
+    height: int
+    """(`height`)"""
+    url: str
+    """file:// for folder photos, the download URL for picsum (`url`)"""
+    source: Literal["folder", "picsum"]
+    """(`source`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Photo:
+        """A `Photo` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "Photo")
+        return cls(
+            id=_w.required(obj, "id", "Photo"),
+            author=_w.required(obj, "author", "Photo"),
+            width=_w.required(obj, "width", "Photo"),
+            height=_w.required(obj, "height", "Photo"),
+            url=_w.required(obj, "url", "Photo"),
+            source=_w.required(obj, "source", "Photo"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["id"] = _w.to_json(self.id)
+        out["author"] = _w.to_json(self.author)
+        out["width"] = _w.to_json(self.width)
+        out["height"] = _w.to_json(self.height)
+        out["url"] = _w.to_json(self.url)
+        out["source"] = _w.to_json(self.source)
+        return out
+
+
+@dataclass(frozen=True)
+class PhotoImage:
+    """The `PhotoImage` schema."""
+
+    path: str
+    """a local file holding the image; for remote photos a file of the bounded disk cache (`path`)
+    """
+    content_type: Literal["image/jpeg", "image/png", "image/gif", "image/webp"]
+    """(`contentType`)"""
+    bytes: int
+    """(`bytes`)"""
+    cached: bool
+    """true when no download was needed (`cached`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> PhotoImage:
+        """A `PhotoImage` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "PhotoImage")
+        return cls(
+            path=_w.required(obj, "path", "PhotoImage"),
+            content_type=_w.required(obj, "contentType", "PhotoImage"),
+            bytes=_w.required(obj, "bytes", "PhotoImage"),
+            cached=_w.required(obj, "cached", "PhotoImage"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["path"] = _w.to_json(self.path)
+        out["contentType"] = _w.to_json(self.content_type)
+        out["bytes"] = _w.to_json(self.bytes)
+        out["cached"] = _w.to_json(self.cached)
+        return out
+
+
+@dataclass(frozen=True)
+class PhotoPage:
+    """The `PhotoPage` schema."""
+
+    items: List[Photo]
+    """(`items`)"""
+    page: int
+    """(`page`)"""
+    next_page: Optional[int]
+    """null on the last page (`nextPage`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> PhotoPage:
+        """A `PhotoPage` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "PhotoPage")
+        return cls(
+            items=_w.required(obj, "items", "PhotoPage", _w.list_of(Photo.from_json)),
+            page=_w.required(obj, "page", "PhotoPage"),
+            next_page=_w.required(obj, "nextPage", "PhotoPage"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["items"] = _w.to_json(self.items)
+        out["page"] = _w.to_json(self.page)
+        out["nextPage"] = _w.to_json(self.next_page)
         return out
 
 

@@ -1,0 +1,127 @@
+import Glibc
+import Synchronization
+
+/// Photos from a folder of image files (JPEG, PNG, GIF, WebP, found
+/// recursively), ordered by relative path, through a `PhotoIndex`.
+///
+/// The folder is scanned on the first call, not at start. Asking for page 1
+/// scans again when the last scan is more than `firstPageMaxAge` old (pull to
+/// refresh sees new files); later pages reuse a scan up to `laterPageMaxAge`
+/// old, so paging through stays consistent.
+///
+/// The default folder (`<data-dir>/photos`, used when none is configured) is
+/// filled with `SamplePhotos` the first time it is found missing.
+public final class FolderPhotoBackend: PhotoBackend {
+  public var kind: String { "embedded" }
+
+  static let service = "photos"
+
+  public let index: PhotoIndex
+  /// Whether a missing folder gets the sample photos.
+  private let populatesSamples: Bool
+  private let firstPageMaxAge: Duration
+  private let laterPageMaxAge: Duration
+  private let log: PhotoLog
+  /// The writing of the samples, started by the first call when it is due.
+  private let samples = Mutex<SharedTask<Void>?>(nil)
+
+  /// - Parameters:
+  ///   - folder: the folder of images.
+  ///   - databasePath: the index cache (`<data-dir>/photos.sqlite`); nil for none.
+  ///   - populatesSamples: write the sample photos into `folder` if it does not exist.
+  public init(
+    folder: String, databasePath: String?, populatesSamples: Bool = false,
+    firstPageMaxAge: Duration = .seconds(2), laterPageMaxAge: Duration = .seconds(300),
+    log: @escaping PhotoLog = { _, _, _ in }
+  ) {
+    index = PhotoIndex(folder: folder, databasePath: databasePath, log: log)
+    self.populatesSamples = populatesSamples
+    self.firstPageMaxAge = firstPageMaxAge
+    self.laterPageMaxAge = laterPageMaxAge
+    self.log = log
+  }
+
+  public func list(page: Int, limit: Int) async throws -> PhotoPage {
+    let snapshot = try await snapshot(maxAge: page == 1 ? firstPageMaxAge : laterPageMaxAge)
+    let photos = snapshot.photos
+    let (start, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
+    guard !overflow, start < photos.count else {
+      return PhotoPage(items: [], page: page, nextPage: nil)
+    }
+    let end = min(start + limit, photos.count)
+    let items = photos[start..<end].map { photo($0, folder: snapshot.folder) }
+    return PhotoPage(items: items, page: page, nextPage: end < photos.count ? page + 1 : nil)
+  }
+
+  public func image(id: String) async throws -> PhotoImage {
+    guard PhotoID.isWellFormed(id) else { throw NotFound(resource: "photo", id: id) }
+    var snapshot = try await snapshot(maxAge: laterPageMaxAge)
+    if snapshot.photo(id: id) == nil {
+      // A file added since the last scan: look again, unless that scan is recent.
+      snapshot = try await self.snapshot(maxAge: firstPageMaxAge)
+    }
+    guard let photo = snapshot.photo(id: id) else { throw NotFound(resource: "photo", id: id) }
+    let path = snapshot.folder + "/" + photo.relativePath
+    guard let status = PhotoFiles.status(path), status.st_mode & S_IFMT == S_IFREG else {
+      throw NotFound(resource: "photo", id: id)
+    }
+    return PhotoImage(
+      path: path, contentType: photo.format.contentType, bytes: Int(status.st_size), cached: true)
+  }
+
+  /// The index's snapshot, the samples written first when they are due.
+  private func snapshot(maxAge: Duration) async throws -> PhotoIndexSnapshot {
+    do {
+      if populatesSamples {
+        try await populateOnce().value()
+      }
+      return try await index.snapshot(maxAge: maxAge)
+    } catch let error as PhotoFolderError {
+      throw UpstreamFailure.unavailable(service: Self.service, reason: error.description)
+    }
+  }
+
+  /// The writing of the samples into the folder if it is missing: started
+  /// by the first caller, shared by the others, tried again after a failure.
+  private func populateOnce() -> SharedTask<Void> {
+    samples.withLock { task in
+      if let task, !task.hasFailed { return task }
+      let (folder, log) = (index.folder, log)
+      let made = SharedTask {
+        try await PhotoIndex.onOwnThread { () throws(PhotoFolderError) in
+          if try SamplePhotos.populate(folder) {
+            log(
+              .info, "sample photos written",
+              ["folder": folder, "count": String(SamplePhotos.count)])
+          }
+        }
+      }
+      task = made
+      return made
+    }
+  }
+
+  private func photo(_ photo: IndexedPhoto, folder: String) -> Photo {
+    Photo(
+      id: photo.id, author: photo.author, width: photo.width, height: photo.height,
+      url: Self.fileURL(folder + "/" + photo.relativePath), source: .folder)
+  }
+
+  /// `file://` and the absolute path, each byte but the unreserved characters
+  /// and "/" percent-encoded (RFC 8089, RFC 3986).
+  static func fileURL(_ path: String) -> String {
+    let hexDigits = Array("0123456789ABCDEF".utf8)
+    var encoded = Array("file://".utf8)
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+        encoded.append(byte)
+      default:
+        encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+      }
+    }
+    return String(decoding: encoded, as: UTF8.self)
+  }
+}
