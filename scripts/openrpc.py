@@ -36,6 +36,7 @@ def integer(minimum=None, maximum=None, default=None):
 
 
 STRING = {"type": "string"}
+CATEGORY_CODES = ["MT1", "CS2", "PS3", "SC4", "AC5", "PK6", "OL7", "SW8", "BK9", "CT1", "AG2", "PO3", "AT4", "AD5", "FD6", "CE7", "HP8", "PM9"]
 COUNTERS = ["received", "succeeded", "failed", "cancelled", "parseError"]
 
 SCHEMAS = {
@@ -144,6 +145,49 @@ SCHEMAS = {
             "contentType": {"enum": ["image/jpeg", "image/png", "image/gif", "image/webp"]},
             "bytes": {"type": "integer"},
             "cached": {"type": "boolean", "description": "true when no download was needed"},
+        },
+    },
+    "Place": {
+        "type": "object",
+        "required": ["id", "placeName", "categoryGroupCode", "categoryGroupName", "categoryName", "phone", "addressName", "roadAddressName", "x", "y", "distance", "placeUrl"],
+        "properties": {
+            "id": STRING,
+            "placeName": STRING,
+            "categoryGroupCode": {"enum": CATEGORY_CODES},
+            "categoryGroupName": STRING,
+            "categoryName": STRING,
+            "phone": {"type": "string", "description": "may be empty"},
+            "addressName": STRING,
+            "roadAddressName": STRING,
+            "x": {"type": "number", "minimum": -180, "maximum": 180, "description": "longitude, degrees"},
+            "y": {"type": "number", "minimum": -90, "maximum": 90, "description": "latitude, degrees"},
+            "distance": {"type": ["integer", "null"], "description": "whole metres (great circle) from the search centre; null without one and in places/get"},
+            "placeUrl": {"type": "string", "description": "may be empty"},
+        },
+    },
+    "PlaceSearchResult": {
+        "type": "object",
+        "required": ["items", "meta"],
+        "properties": {
+            "items": {"type": "array", "items": ref("Place")},
+            "meta": {
+                "type": "object",
+                "required": ["totalCount", "pageableCount", "isEnd"],
+                "properties": {
+                    "totalCount": {"type": "integer"},
+                    "pageableCount": {"type": "integer", "minimum": 0, "maximum": 45},
+                    "isEnd": {"type": "boolean", "description": "true on the last pageable page: hide the more button"},
+                },
+            },
+        },
+    },
+    "PlaceImportResult": {
+        "type": "object",
+        "required": ["imported", "rejected", "rejectedCount"],
+        "properties": {
+            "imported": {"type": "integer"},
+            "rejected": {"type": "array", "description": "the first 1,000 bad rows", "items": {"type": "object", "required": ["line", "reason"], "properties": {"line": {"type": "integer"}, "reason": STRING}}},
+            "rejectedCount": {"type": "integer", "description": "every bad row"},
         },
     },
     "ProgressValue": {
@@ -273,6 +317,42 @@ METHODS = [
         "summary": "A local file holding the photo's image (downloaded into the disk cache for remote photos). Unknown id: -32001.",
         "params": [param("id", STRING, "a photo's id", True)],
         "result": {"name": "PhotoImage", "schema": ref("PhotoImage")},
+    },
+    {
+        "name": "places/categories",
+        "summary": "The 18 Kakao Local category group codes with their Korean names.",
+        "params": [],
+        "result": {"name": "PlaceCategories", "schema": {"type": "object", "required": ["items"], "properties": {"items": {"type": "array", "items": {"type": "object", "required": ["code", "name"], "properties": {"code": {"enum": CATEGORY_CODES}, "name": STRING}}}}}},
+    },
+    {
+        "name": "places/search",
+        "summary": "Places of a category in the circle around x/y, or in a rect (then x/y, if given, only measure distance). At most 45 results are pageable; meta.isEnd marks the last page.",
+        "params": [
+            param("category", {"enum": CATEGORY_CODES}, "category group code", True),
+            param("x", {"type": "number", "minimum": -180, "maximum": 180}, "longitude of the centre; required without a rect and for sort distance"),
+            param("y", {"type": "number", "minimum": -90, "maximum": 90}, "latitude of the centre"),
+            param("radius", integer(0, 20000, 20000), "metres"),
+            param("rect", {"type": "array", "items": {"type": "number"}, "minItems": 4, "maxItems": 4}, "[minX, minY, maxX, maxY]; minX > maxX crosses the antimeridian"),
+            param("page", integer(1, 45, 1), "1-based"),
+            param("size", integer(1, 15, 15), "places per page"),
+            param("sort", {"enum": ["accuracy", "distance"], "default": "accuracy"}, "distance: nearest first, ties by id; accuracy: by id"),
+        ],
+        "result": {"name": "PlaceSearchResult", "schema": ref("PlaceSearchResult")},
+    },
+    {
+        "name": "places/get",
+        "summary": "One place. Unknown id: -32001. With the remote backend, places that recent searches returned.",
+        "params": [param("id", STRING, "the place's id", True)],
+        "result": {"name": "Place", "schema": ref("Place")},
+    },
+    {
+        "name": "places/import",
+        "summary": "Imports a CSV (header row of Place field names) or GeoJSON FeatureCollection file; bad rows are rejected with line and reason, the rest imported in one transaction; an existing id is replaced. $/progress every 10,000 rows when workDoneToken is given.",
+        "params": [
+            param("path", STRING, "a file the daemon can read", True),
+            param("workDoneToken", {"type": ["string", "integer"]}, "reports $/progress under this token"),
+        ],
+        "result": {"name": "PlaceImportResult", "schema": ref("PlaceImportResult")},
     },
     {
         "name": "products/list",

@@ -75,6 +75,9 @@ do {
       CallCommand.run(
         configuration, method: positionals[1],
         paramsText: positionals.count == 3 ? positionals[2] : nil))
+  case "import":
+    let arguments = Array(positionals.dropFirst())
+    exit(runBlocking { await PlacesImportCommand.run(configuration, arguments: arguments) })
   case "seed":
     let arguments = Array(positionals.dropFirst())
     exit(runBlocking { await SeedCommand.run(configuration, arguments: arguments) })

@@ -8,6 +8,8 @@ enum HelpText {
       "  catalogd [OPTIONS]                      serve JSON-RPC on stdin/stdout (LSP or NDJSON framing)",
       "  catalogd call METHOD [PARAMS_JSON] [OPTIONS]",
       "                                          run one request in-process and print its result",
+      "  catalogd import places FILE [OPTIONS]    add places from CSV or GeoJSON (progress on stderr)",
+      "  catalogd seed products COUNT [OPTIONS]   add COUNT generated products (benchmarks)",
       "  catalogd --help | --version",
       "",
       "Options (flags win over environment variables, which win over the config file):",

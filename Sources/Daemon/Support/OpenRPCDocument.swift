@@ -394,6 +394,231 @@ enum OpenRPCDocument {
       }
     },
     {
+      "name": "places/categories",
+      "summary": "The 18 Kakao Local category group codes with their Korean names.",
+      "paramStructure": "by-name",
+      "params": [],
+      "result": {
+        "name": "PlaceCategories",
+        "schema": {
+          "type": "object",
+          "required": [
+            "items"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "required": [
+                  "code",
+                  "name"
+                ],
+                "properties": {
+                  "code": {
+                    "enum": [
+                      "MT1",
+                      "CS2",
+                      "PS3",
+                      "SC4",
+                      "AC5",
+                      "PK6",
+                      "OL7",
+                      "SW8",
+                      "BK9",
+                      "CT1",
+                      "AG2",
+                      "PO3",
+                      "AT4",
+                      "AD5",
+                      "FD6",
+                      "CE7",
+                      "HP8",
+                      "PM9"
+                    ]
+                  },
+                  "name": {
+                    "type": "string"
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    {
+      "name": "places/search",
+      "summary": "Places of a category in the circle around x/y, or in a rect (then x/y, if given, only measure distance). At most 45 results are pageable; meta.isEnd marks the last page.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "category",
+          "schema": {
+            "enum": [
+              "MT1",
+              "CS2",
+              "PS3",
+              "SC4",
+              "AC5",
+              "PK6",
+              "OL7",
+              "SW8",
+              "BK9",
+              "CT1",
+              "AG2",
+              "PO3",
+              "AT4",
+              "AD5",
+              "FD6",
+              "CE7",
+              "HP8",
+              "PM9"
+            ]
+          },
+          "description": "category group code",
+          "required": true
+        },
+        {
+          "name": "x",
+          "schema": {
+            "type": "number",
+            "minimum": -180,
+            "maximum": 180
+          },
+          "description": "longitude of the centre; required without a rect and for sort distance",
+          "required": false
+        },
+        {
+          "name": "y",
+          "schema": {
+            "type": "number",
+            "minimum": -90,
+            "maximum": 90
+          },
+          "description": "latitude of the centre",
+          "required": false
+        },
+        {
+          "name": "radius",
+          "schema": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 20000,
+            "default": 20000
+          },
+          "description": "metres",
+          "required": false
+        },
+        {
+          "name": "rect",
+          "schema": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            },
+            "minItems": 4,
+            "maxItems": 4
+          },
+          "description": "[minX, minY, maxX, maxY]; minX > maxX crosses the antimeridian",
+          "required": false
+        },
+        {
+          "name": "page",
+          "schema": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 45,
+            "default": 1
+          },
+          "description": "1-based",
+          "required": false
+        },
+        {
+          "name": "size",
+          "schema": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 15,
+            "default": 15
+          },
+          "description": "places per page",
+          "required": false
+        },
+        {
+          "name": "sort",
+          "schema": {
+            "enum": [
+              "accuracy",
+              "distance"
+            ],
+            "default": "accuracy"
+          },
+          "description": "distance: nearest first, ties by id; accuracy: by id",
+          "required": false
+        }
+      ],
+      "result": {
+        "name": "PlaceSearchResult",
+        "schema": {
+          "$ref": "#/components/schemas/PlaceSearchResult"
+        }
+      }
+    },
+    {
+      "name": "places/get",
+      "summary": "One place. Unknown id: -32001. With the remote backend, places that recent searches returned.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "id",
+          "schema": {
+            "type": "string"
+          },
+          "description": "the place's id",
+          "required": true
+        }
+      ],
+      "result": {
+        "name": "Place",
+        "schema": {
+          "$ref": "#/components/schemas/Place"
+        }
+      }
+    },
+    {
+      "name": "places/import",
+      "summary": "Imports a CSV (header row of Place field names) or GeoJSON FeatureCollection file; bad rows are rejected with line and reason, the rest imported in one transaction; an existing id is replaced. $/progress every 10,000 rows when workDoneToken is given.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "path",
+          "schema": {
+            "type": "string"
+          },
+          "description": "a file the daemon can read",
+          "required": true
+        },
+        {
+          "name": "workDoneToken",
+          "schema": {
+            "type": [
+              "string",
+              "integer"
+            ]
+          },
+          "description": "reports $/progress under this token",
+          "required": false
+        }
+      ],
+      "result": {
+        "name": "PlaceImportResult",
+        "schema": {
+          "$ref": "#/components/schemas/PlaceImportResult"
+        }
+      }
+    },
+    {
       "name": "products/list",
       "summary": "A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted.",
       "paramStructure": "by-name",
@@ -985,6 +1210,165 @@ enum OpenRPCDocument {
           "cached": {
             "type": "boolean",
             "description": "true when no download was needed"
+          }
+        }
+      },
+      "Place": {
+        "type": "object",
+        "required": [
+          "id",
+          "placeName",
+          "categoryGroupCode",
+          "categoryGroupName",
+          "categoryName",
+          "phone",
+          "addressName",
+          "roadAddressName",
+          "x",
+          "y",
+          "distance",
+          "placeUrl"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "placeName": {
+            "type": "string"
+          },
+          "categoryGroupCode": {
+            "enum": [
+              "MT1",
+              "CS2",
+              "PS3",
+              "SC4",
+              "AC5",
+              "PK6",
+              "OL7",
+              "SW8",
+              "BK9",
+              "CT1",
+              "AG2",
+              "PO3",
+              "AT4",
+              "AD5",
+              "FD6",
+              "CE7",
+              "HP8",
+              "PM9"
+            ]
+          },
+          "categoryGroupName": {
+            "type": "string"
+          },
+          "categoryName": {
+            "type": "string"
+          },
+          "phone": {
+            "type": "string",
+            "description": "may be empty"
+          },
+          "addressName": {
+            "type": "string"
+          },
+          "roadAddressName": {
+            "type": "string"
+          },
+          "x": {
+            "type": "number",
+            "minimum": -180,
+            "maximum": 180,
+            "description": "longitude, degrees"
+          },
+          "y": {
+            "type": "number",
+            "minimum": -90,
+            "maximum": 90,
+            "description": "latitude, degrees"
+          },
+          "distance": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "whole metres (great circle) from the search centre; null without one and in places/get"
+          },
+          "placeUrl": {
+            "type": "string",
+            "description": "may be empty"
+          }
+        }
+      },
+      "PlaceSearchResult": {
+        "type": "object",
+        "required": [
+          "items",
+          "meta"
+        ],
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Place"
+            }
+          },
+          "meta": {
+            "type": "object",
+            "required": [
+              "totalCount",
+              "pageableCount",
+              "isEnd"
+            ],
+            "properties": {
+              "totalCount": {
+                "type": "integer"
+              },
+              "pageableCount": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 45
+              },
+              "isEnd": {
+                "type": "boolean",
+                "description": "true on the last pageable page: hide the more button"
+              }
+            }
+          }
+        }
+      },
+      "PlaceImportResult": {
+        "type": "object",
+        "required": [
+          "imported",
+          "rejected",
+          "rejectedCount"
+        ],
+        "properties": {
+          "imported": {
+            "type": "integer"
+          },
+          "rejected": {
+            "type": "array",
+            "description": "the first 1,000 bad rows",
+            "items": {
+              "type": "object",
+              "required": [
+                "line",
+                "reason"
+              ],
+              "properties": {
+                "line": {
+                  "type": "integer"
+                },
+                "reason": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "rejectedCount": {
+            "type": "integer",
+            "description": "every bad row"
           }
         }
       },

@@ -11,6 +11,7 @@ final class ServiceHub: Sendable {
   let quotes: QuotesService
   let products: ProductsService
   let photos: PhotosService
+  let places: PlacesService
   /// The per-device UUID the product upstream receives; set by `initialize`.
   let clientIdentity = ClientIdentity()
   /// Sends notifications nobody asked for (changes made by other daemons);
@@ -44,6 +45,13 @@ final class ServiceHub: Sendable {
           folder: configuration.photosDirectory ?? configuration.dataDirectory + "/photos",
           databasePath: configuration.dataDirectory + "/photos.sqlite",
           populatesSamples: configuration.photosDirectory == nil, log: Self.photoLog))
+    }
+    if let placesURL = configuration.placesURL {
+      places = PlacesService(
+        backend: RemotePlaceBackend(
+          baseURL: placesURL, apiKey: configuration.kakaoRestAPIKey ?? "", timeout: timeout))
+    } else {
+      places = PlacesService(backend: PlaceStore(path: configuration.dataDirectory + "/places.sqlite"))
     }
   }
 
@@ -82,7 +90,7 @@ final class ServiceHub: Sendable {
   var backends: JSON {
     [
       "quotes": JSON(quotes.backend.kind), "products": JSON(products.backend.kind),
-      "photos": JSON(photos.backend.kind),
+      "photos": JSON(photos.backend.kind), "places": JSON(places.backend.kind),
     ]
   }
 
@@ -105,6 +113,11 @@ final class ServiceHub: Sendable {
       "photos": [
         "backend": JSON(photos.backend.kind),
         "methods": ["photos/image", "photos/list"],
+        "notifications": [],
+      ],
+      "places": [
+        "backend": JSON(places.backend.kind),
+        "methods": ["places/categories", "places/get", "places/import", "places/search"],
         "notifications": [],
       ],
     ]

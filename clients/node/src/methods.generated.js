@@ -66,6 +66,46 @@ export class CatalogdMethods {
   }
 
   /**
+   * `places/categories`: The 18 Kakao Local category group codes with their Korean names.
+   * @param {import('./types.generated.js').PlacesCategoriesParams} [params]
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').PlacesCategoriesResult>}
+   */
+  placesCategories(params, options) {
+    return this.request("places/categories", params, options);
+  }
+
+  /**
+   * `places/get`: One place. Unknown id: -32001. With the remote backend, places that recent searches returned.
+   * @param {import('./types.generated.js').PlacesGetParams} params
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').PlacesGetResult>}
+   */
+  placesGet(params, options) {
+    return this.request("places/get", params, options);
+  }
+
+  /**
+   * `places/import`: Imports a CSV (header row of Place field names) or GeoJSON FeatureCollection file; bad rows are rejected with line and reason, the rest imported in one transaction; an existing id is replaced. $/progress every 10,000 rows when workDoneToken is given.
+   * @param {import('./types.generated.js').PlacesImportParams} params
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').PlacesImportResult>}
+   */
+  placesImport(params, options) {
+    return this.request("places/import", params, options);
+  }
+
+  /**
+   * `places/search`: Places of a category in the circle around x/y, or in a rect (then x/y, if given, only measure distance). At most 45 results are pageable; meta.isEnd marks the last page.
+   * @param {import('./types.generated.js').PlacesSearchParams} params
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').PlacesSearchResult>}
+   */
+  placesSearch(params, options) {
+    return this.request("places/search", params, options);
+  }
+
+  /**
    * `products/create`: Creates a product; products/listUpdated {reason: created} precedes the reply. Durable once answered.
    * @param {import('./types.generated.js').ProductsCreateParams} params
    * @param {import('./index.js').RequestOptions} [options]
@@ -174,6 +214,10 @@ export const METHODS = Object.freeze({
   initialize: "initialize",
   photosImage: "photos/image",
   photosList: "photos/list",
+  placesCategories: "places/categories",
+  placesGet: "places/get",
+  placesImport: "places/import",
+  placesSearch: "places/search",
   productsCreate: "products/create",
   productsDelete: "products/delete",
   productsGet: "products/get",

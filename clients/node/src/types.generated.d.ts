@@ -47,6 +47,54 @@ export interface PhotoPage {
   nextPage: number | null;
 }
 
+export interface Place {
+  id: string;
+  placeName: string;
+  categoryGroupCode: "MT1" | "CS2" | "PS3" | "SC4" | "AC5" | "PK6" | "OL7" | "SW8" | "BK9" | "CT1" | "AG2" | "PO3" | "AT4" | "AD5" | "FD6" | "CE7" | "HP8" | "PM9";
+  categoryGroupName: string;
+  categoryName: string;
+  /** may be empty */
+  phone: string;
+  addressName: string;
+  roadAddressName: string;
+  /**
+   * longitude, degrees
+   * -180…180
+   */
+  x: number;
+  /**
+   * latitude, degrees
+   * -90…90
+   */
+  y: number;
+  /** whole metres (great circle) from the search centre; null without one and in places/get */
+  distance: number | null;
+  /** may be empty */
+  placeUrl: string;
+}
+
+export interface PlaceImportResult {
+  imported: number;
+  /** the first 1,000 bad rows */
+  rejected: ({
+    line: number;
+    reason: string;
+  })[];
+  /** every bad row */
+  rejectedCount: number;
+}
+
+export interface PlaceSearchResult {
+  items: Place[];
+  meta: {
+    totalCount: number;
+    /** 0…45 */
+    pageableCount: number;
+    /** true on the last pageable page: hide the more button */
+    isEnd: boolean;
+  };
+}
+
 export interface Product {
   id: string;
   nameKo: string;
@@ -198,6 +246,81 @@ export interface PhotosListParams {
 
 /** Result of `photos/list`. */
 export type PhotosListResult = PhotoPage;
+
+/** Params of `places/categories`. */
+export type PlacesCategoriesParams = Record<string, never>;
+
+/** Result of `places/categories`. */
+export interface PlacesCategoriesResult {
+  items: ({
+    code: "MT1" | "CS2" | "PS3" | "SC4" | "AC5" | "PK6" | "OL7" | "SW8" | "BK9" | "CT1" | "AG2" | "PO3" | "AT4" | "AD5" | "FD6" | "CE7" | "HP8" | "PM9";
+    name: string;
+  })[];
+}
+
+/** Params of `places/get`. */
+export interface PlacesGetParams {
+  /** the place's id */
+  id: string;
+}
+
+/** Result of `places/get`. */
+export type PlacesGetResult = Place;
+
+/** Params of `places/import`. */
+export interface PlacesImportParams {
+  /** a file the daemon can read */
+  path: string;
+  /** reports $/progress under this token */
+  workDoneToken?: string | number;
+}
+
+/** Result of `places/import`. */
+export type PlacesImportResult = PlaceImportResult;
+
+/** Params of `places/search`. */
+export interface PlacesSearchParams {
+  /** category group code */
+  category: "MT1" | "CS2" | "PS3" | "SC4" | "AC5" | "PK6" | "OL7" | "SW8" | "BK9" | "CT1" | "AG2" | "PO3" | "AT4" | "AD5" | "FD6" | "CE7" | "HP8" | "PM9";
+  /**
+   * longitude of the centre; required without a rect and for sort distance
+   * -180…180
+   */
+  x?: number;
+  /**
+   * latitude of the centre
+   * -90…90
+   */
+  y?: number;
+  /**
+   * metres
+   * @default 20000
+   * 0…20000
+   */
+  radius?: number;
+  /** [minX, minY, maxX, maxY]; minX > maxX crosses the antimeridian */
+  rect?: number[];
+  /**
+   * 1-based
+   * @default 1
+   * 1…45
+   */
+  page?: number;
+  /**
+   * places per page
+   * @default 15
+   * 1…15
+   */
+  size?: number;
+  /**
+   * distance: nearest first, ties by id; accuracy: by id
+   * @default "accuracy"
+   */
+  sort?: "accuracy" | "distance";
+}
+
+/** Result of `places/search`. */
+export type PlacesSearchResult = PlaceSearchResult;
 
 /** Params of `products/create`. */
 export interface ProductsCreateParams {
@@ -393,6 +516,10 @@ export interface MethodMap {
   "initialize": { params: InitializeParams; result: InitializeResult };
   "photos/image": { params: PhotosImageParams; result: PhotosImageResult };
   "photos/list": { params: PhotosListParams; result: PhotosListResult };
+  "places/categories": { params: PlacesCategoriesParams; result: PlacesCategoriesResult };
+  "places/get": { params: PlacesGetParams; result: PlacesGetResult };
+  "places/import": { params: PlacesImportParams; result: PlacesImportResult };
+  "places/search": { params: PlacesSearchParams; result: PlacesSearchResult };
   "products/create": { params: ProductsCreateParams; result: ProductsCreateResult };
   "products/delete": { params: ProductsDeleteParams; result: ProductsDeleteResult };
   "products/get": { params: ProductsGetParams; result: ProductsGetResult };
@@ -434,6 +561,14 @@ export interface CatalogdMethods {
   photosImage(params: PhotosImageParams, options?: RequestOptions): Promise<PhotosImageResult>;
   /** `photos/list`: Photos page by page: the folder's JPEG, PNG, GIF and WebP files ordered by relative path, or the Lorem Picsum list. */
   photosList(params?: PhotosListParams, options?: RequestOptions): Promise<PhotosListResult>;
+  /** `places/categories`: The 18 Kakao Local category group codes with their Korean names. */
+  placesCategories(params?: PlacesCategoriesParams, options?: RequestOptions): Promise<PlacesCategoriesResult>;
+  /** `places/get`: One place. Unknown id: -32001. With the remote backend, places that recent searches returned. */
+  placesGet(params: PlacesGetParams, options?: RequestOptions): Promise<PlacesGetResult>;
+  /** `places/import`: Imports a CSV (header row of Place field names) or GeoJSON FeatureCollection file; bad rows are rejected with line and reason, the rest imported in one transaction; an existing id is replaced. $/progress every 10,000 rows when workDoneToken is given. */
+  placesImport(params: PlacesImportParams, options?: RequestOptions): Promise<PlacesImportResult>;
+  /** `places/search`: Places of a category in the circle around x/y, or in a rect (then x/y, if given, only measure distance). At most 45 results are pageable; meta.isEnd marks the last page. */
+  placesSearch(params: PlacesSearchParams, options?: RequestOptions): Promise<PlacesSearchResult>;
   /** `products/create`: Creates a product; products/listUpdated {reason: created} precedes the reply. Durable once answered. */
   productsCreate(params: ProductsCreateParams, options?: RequestOptions): Promise<ProductsCreateResult>;
   /** `products/delete`: Deletes a product; products/listUpdated {reason: deleted} precedes the reply. */

@@ -24,11 +24,12 @@ test('the generated files are up to date (scripts/generate.mjs --check)', async 
 test('--check fails, naming the files, when openrpc.json gained a method', async (t) => {
   const doc = structuredClone(DOC);
   doc.methods.push({
-    name: 'places/search',
-    summary: 'Places near a point.',
+    // A name no real method will take.
+    name: 'generatorTest/addedMethod',
+    summary: 'A method the checked-in files do not have.',
     paramStructure: 'by-name',
     params: [{ name: 'category', schema: { type: 'string' }, required: true }],
-    result: { name: 'PlacePage', schema: { type: 'object', properties: { items: { type: 'array' } } } },
+    result: { name: 'AddedPage', schema: { type: 'object', properties: { items: { type: 'array' } } } },
   });
   const path = join(tempDir(t), 'openrpc.json');
   writeFileSync(path, JSON.stringify(doc));
@@ -39,9 +40,9 @@ test('--check fails, naming the files, when openrpc.json gained a method', async
   assert.equal(error.code, 1);
   assert.match(error.stderr, /out of date.*methods\.generated\.js.*types\.generated\.d\.ts/s);
   const out = generate(doc);
-  assert.match(out.js, /placesSearch\(params, options\) \{\n {4}return this\.request\("places\/search", params, options\);/);
-  assert.match(out.dts, /placesSearch\(params: PlacesSearchParams, options\?: RequestOptions\): Promise<PlacesSearchResult>;/);
-  assert.match(out.dts, /export interface PlacesSearchParams \{\n {2}category: string;\n\}/);
+  assert.match(out.js, /generatorTestAddedMethod\(params, options\) \{\n {4}return this\.request\("generatorTest\/addedMethod", params, options\);/);
+  assert.match(out.dts, /generatorTestAddedMethod\(params: GeneratorTestAddedMethodParams, options\?: RequestOptions\): Promise<GeneratorTestAddedMethodResult>;/);
+  assert.match(out.dts, /export interface GeneratorTestAddedMethodParams \{\n {2}category: string;\n\}/);
 });
 
 test('types: schemas, optional and required params, notifications', () => {

@@ -16,6 +16,10 @@ from ._types import (
     InitializeResult,
     PhotoImage,
     PhotoPage,
+    Place,
+    PlaceCategories,
+    PlaceImportResult,
+    PlaceSearchResult,
     Product,
     ProductPage,
     ProductsChanged,
@@ -36,6 +40,10 @@ METHODS: Dict[str, str] = {
     "initialize": "initialize",
     "photos/image": "photos_image",
     "photos/list": "photos_list",
+    "places/categories": "places_categories",
+    "places/get": "places_get",
+    "places/import": "places_import",
+    "places/search": "places_search",
     "products/create": "products_create",
     "products/delete": "products_delete",
     "products/get": "products_get",
@@ -56,6 +64,19 @@ PARAMS: Dict[str, Dict[str, str]] = {
     "initialize": {"clientInfo": "client_info", "clientId": "client_id"},
     "photos/image": {"id": "id"},
     "photos/list": {"page": "page", "limit": "limit"},
+    "places/categories": {},
+    "places/get": {"id": "id"},
+    "places/import": {"path": "path", "workDoneToken": "work_done_token"},
+    "places/search": {
+        "category": "category",
+        "x": "x",
+        "y": "y",
+        "radius": "radius",
+        "rect": "rect",
+        "page": "page",
+        "size": "size",
+        "sort": "sort",
+    },
     "products/create": {
         "nameKo": "name_ko",
         "nameEn": "name_en",
@@ -238,6 +259,119 @@ class ClientMethods:
             params["limit"] = _w.to_json(limit)
         result = self.request("photos/list", params, timeout=timeout)
         return PhotoPage.from_json(result)
+
+    def places_categories(self, *, timeout: Optional[float] = None) -> PlaceCategories:
+        """The 18 Kakao Local category group codes with their Korean names.
+
+        Calls `places/categories`.
+
+        Args:
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: PlaceCategories.
+        """
+        result = self.request("places/categories", None, timeout=timeout)
+        return PlaceCategories.from_json(result)
+
+    def places_get(self, *, id: str, timeout: Optional[float] = None) -> Place:
+        """One place. Unknown id: -32001. With the remote backend, places that recent searches
+        returned.
+
+        Calls `places/get`.
+
+        Args:
+            id: the place's id
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: Place.
+        """
+        params: Dict[str, Any] = {}
+        params["id"] = _w.to_json(id)
+        result = self.request("places/get", params, timeout=timeout)
+        return Place.from_json(result)
+
+    def places_import(
+        self,
+        *,
+        path: str,
+        work_done_token: Optional[Union[str, int]] = None,
+        timeout: Optional[float] = None,
+    ) -> PlaceImportResult:
+        """Imports a CSV (header row of Place field names) or GeoJSON FeatureCollection file; bad rows
+        are rejected with line and reason, the rest imported in one transaction; an existing id is
+        replaced. $/progress every 10,000 rows when workDoneToken is given.
+
+        Calls `places/import`.
+
+        Args:
+            path: a file the daemon can read
+            work_done_token: reports $/progress under this token (None leaves it out; wire
+                `workDoneToken`)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: PlaceImportResult.
+        """
+        params: Dict[str, Any] = {}
+        params["path"] = _w.to_json(path)
+        if work_done_token is not None:
+            params["workDoneToken"] = _w.to_json(work_done_token)
+        result = self.request("places/import", params, timeout=timeout)
+        return PlaceImportResult.from_json(result)
+
+    def places_search(
+        self,
+        *,
+        category: Literal["MT1", "CS2", "PS3", "SC4", "AC5", "PK6", "OL7", "SW8", "BK9", "CT1", "AG2", "PO3", "AT4", "AD5", "FD6", "CE7", "HP8", "PM9"],
+        x: Optional[float] = None,
+        y: Optional[float] = None,
+        radius: Optional[int] = None,
+        rect: Optional[Sequence[float]] = None,
+        page: Optional[int] = None,
+        size: Optional[int] = None,
+        sort: Optional[Literal["accuracy", "distance"]] = None,
+        timeout: Optional[float] = None,
+    ) -> PlaceSearchResult:
+        """Places of a category in the circle around x/y, or in a rect (then x/y, if given, only
+        measure distance). At most 45 results are pageable; meta.isEnd marks the last page.
+
+        Calls `places/search`.
+
+        Args:
+            category: category group code ("MT1" | "CS2" | "PS3" | "SC4" | "AC5" | "PK6" | "OL7" |
+                "SW8" | "BK9" | "CT1" | "AG2" | "PO3" | "AT4" | "AD5" | "FD6" | "CE7" | "HP8" |
+                "PM9")
+            x: longitude of the centre; required without a rect and for sort distance (-180–180;
+                None leaves it out)
+            y: latitude of the centre (-90–90; None leaves it out)
+            radius: metres (0–20000, default 20000; None leaves it out)
+            rect: [minX, minY, maxX, maxY]; minX > maxX crosses the antimeridian (None leaves it
+                out)
+            page: 1-based (1–45, default 1; None leaves it out)
+            size: places per page (1–15, default 15; None leaves it out)
+            sort: distance: nearest first, ties by id; accuracy: by id (default "accuracy",
+                "accuracy" | "distance"; None leaves it out)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: PlaceSearchResult.
+        """
+        params: Dict[str, Any] = {}
+        params["category"] = _w.to_json(category)
+        if x is not None:
+            params["x"] = _w.to_json(x)
+        if y is not None:
+            params["y"] = _w.to_json(y)
+        if radius is not None:
+            params["radius"] = _w.to_json(radius)
+        if rect is not None:
+            params["rect"] = _w.to_json(rect)
+        if page is not None:
+            params["page"] = _w.to_json(page)
+        if size is not None:
+            params["size"] = _w.to_json(size)
+        if sort is not None:
+            params["sort"] = _w.to_json(sort)
+        result = self.request("places/search", params, timeout=timeout)
+        return PlaceSearchResult.from_json(result)
 
     def products_create(
         self,
@@ -680,6 +814,119 @@ class AsyncClientMethods:
             params["limit"] = _w.to_json(limit)
         result = await self.request("photos/list", params, timeout=timeout)
         return PhotoPage.from_json(result)
+
+    async def places_categories(self, *, timeout: Optional[float] = None) -> PlaceCategories:
+        """The 18 Kakao Local category group codes with their Korean names.
+
+        Calls `places/categories`.
+
+        Args:
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: PlaceCategories.
+        """
+        result = await self.request("places/categories", None, timeout=timeout)
+        return PlaceCategories.from_json(result)
+
+    async def places_get(self, *, id: str, timeout: Optional[float] = None) -> Place:
+        """One place. Unknown id: -32001. With the remote backend, places that recent searches
+        returned.
+
+        Calls `places/get`.
+
+        Args:
+            id: the place's id
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: Place.
+        """
+        params: Dict[str, Any] = {}
+        params["id"] = _w.to_json(id)
+        result = await self.request("places/get", params, timeout=timeout)
+        return Place.from_json(result)
+
+    async def places_import(
+        self,
+        *,
+        path: str,
+        work_done_token: Optional[Union[str, int]] = None,
+        timeout: Optional[float] = None,
+    ) -> PlaceImportResult:
+        """Imports a CSV (header row of Place field names) or GeoJSON FeatureCollection file; bad rows
+        are rejected with line and reason, the rest imported in one transaction; an existing id is
+        replaced. $/progress every 10,000 rows when workDoneToken is given.
+
+        Calls `places/import`.
+
+        Args:
+            path: a file the daemon can read
+            work_done_token: reports $/progress under this token (None leaves it out; wire
+                `workDoneToken`)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: PlaceImportResult.
+        """
+        params: Dict[str, Any] = {}
+        params["path"] = _w.to_json(path)
+        if work_done_token is not None:
+            params["workDoneToken"] = _w.to_json(work_done_token)
+        result = await self.request("places/import", params, timeout=timeout)
+        return PlaceImportResult.from_json(result)
+
+    async def places_search(
+        self,
+        *,
+        category: Literal["MT1", "CS2", "PS3", "SC4", "AC5", "PK6", "OL7", "SW8", "BK9", "CT1", "AG2", "PO3", "AT4", "AD5", "FD6", "CE7", "HP8", "PM9"],
+        x: Optional[float] = None,
+        y: Optional[float] = None,
+        radius: Optional[int] = None,
+        rect: Optional[Sequence[float]] = None,
+        page: Optional[int] = None,
+        size: Optional[int] = None,
+        sort: Optional[Literal["accuracy", "distance"]] = None,
+        timeout: Optional[float] = None,
+    ) -> PlaceSearchResult:
+        """Places of a category in the circle around x/y, or in a rect (then x/y, if given, only
+        measure distance). At most 45 results are pageable; meta.isEnd marks the last page.
+
+        Calls `places/search`.
+
+        Args:
+            category: category group code ("MT1" | "CS2" | "PS3" | "SC4" | "AC5" | "PK6" | "OL7" |
+                "SW8" | "BK9" | "CT1" | "AG2" | "PO3" | "AT4" | "AD5" | "FD6" | "CE7" | "HP8" |
+                "PM9")
+            x: longitude of the centre; required without a rect and for sort distance (-180–180;
+                None leaves it out)
+            y: latitude of the centre (-90–90; None leaves it out)
+            radius: metres (0–20000, default 20000; None leaves it out)
+            rect: [minX, minY, maxX, maxY]; minX > maxX crosses the antimeridian (None leaves it
+                out)
+            page: 1-based (1–45, default 1; None leaves it out)
+            size: places per page (1–15, default 15; None leaves it out)
+            sort: distance: nearest first, ties by id; accuracy: by id (default "accuracy",
+                "accuracy" | "distance"; None leaves it out)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: PlaceSearchResult.
+        """
+        params: Dict[str, Any] = {}
+        params["category"] = _w.to_json(category)
+        if x is not None:
+            params["x"] = _w.to_json(x)
+        if y is not None:
+            params["y"] = _w.to_json(y)
+        if radius is not None:
+            params["radius"] = _w.to_json(radius)
+        if rect is not None:
+            params["rect"] = _w.to_json(rect)
+        if page is not None:
+            params["page"] = _w.to_json(page)
+        if size is not None:
+            params["size"] = _w.to_json(size)
+        if sort is not None:
+            params["sort"] = _w.to_json(sort)
+        result = await self.request("places/search", params, timeout=timeout)
+        return PlaceSearchResult.from_json(result)
 
     async def products_create(
         self,

@@ -24,6 +24,13 @@ __all__ = [
     "Photo",
     "PhotoImage",
     "PhotoPage",
+    "Place",
+    "PlaceCategories",
+    "PlaceCategoriesItem",
+    "PlaceImportResult",
+    "PlaceImportResultRejectedItem",
+    "PlaceSearchResult",
+    "PlaceSearchResultMeta",
     "Product",
     "ProductPage",
     "ProductsChanged",
@@ -348,6 +355,234 @@ class PhotoPage:
         out["items"] = _w.to_json(self.items)
         out["page"] = _w.to_json(self.page)
         out["nextPage"] = _w.to_json(self.next_page)
+        return out
+
+
+@dataclass(frozen=True)
+class Place:
+    """The `Place` schema."""
+
+    id: str
+    """(`id`)"""
+    place_name: str
+    """(`placeName`)"""
+    category_group_code: Literal["MT1", "CS2", "PS3", "SC4", "AC5", "PK6", "OL7", "SW8", "BK9", "CT1", "AG2", "PO3", "AT4", "AD5", "FD6", "CE7", "HP8", "PM9"]
+    """(`categoryGroupCode`)"""
+    category_group_name: str
+    """(`categoryGroupName`)"""
+    category_name: str
+    """(`categoryName`)"""
+    phone: str
+    """may be empty (`phone`)"""
+    address_name: str
+    """(`addressName`)"""
+    road_address_name: str
+    """(`roadAddressName`)"""
+    x: float
+    """longitude, degrees (`x`)"""
+    y: float
+    """latitude, degrees (`y`)"""
+    distance: Optional[int]
+    """whole metres (great circle) from the search centre; null without one and in places/get
+    (`distance`)
+    """
+    place_url: str
+    """may be empty (`placeUrl`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Place:
+        """A `Place` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "Place")
+        return cls(
+            id=_w.required(obj, "id", "Place"),
+            place_name=_w.required(obj, "placeName", "Place"),
+            category_group_code=_w.required(obj, "categoryGroupCode", "Place"),
+            category_group_name=_w.required(obj, "categoryGroupName", "Place"),
+            category_name=_w.required(obj, "categoryName", "Place"),
+            phone=_w.required(obj, "phone", "Place"),
+            address_name=_w.required(obj, "addressName", "Place"),
+            road_address_name=_w.required(obj, "roadAddressName", "Place"),
+            x=_w.required(obj, "x", "Place"),
+            y=_w.required(obj, "y", "Place"),
+            distance=_w.required(obj, "distance", "Place"),
+            place_url=_w.required(obj, "placeUrl", "Place"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["id"] = _w.to_json(self.id)
+        out["placeName"] = _w.to_json(self.place_name)
+        out["categoryGroupCode"] = _w.to_json(self.category_group_code)
+        out["categoryGroupName"] = _w.to_json(self.category_group_name)
+        out["categoryName"] = _w.to_json(self.category_name)
+        out["phone"] = _w.to_json(self.phone)
+        out["addressName"] = _w.to_json(self.address_name)
+        out["roadAddressName"] = _w.to_json(self.road_address_name)
+        out["x"] = _w.to_json(self.x)
+        out["y"] = _w.to_json(self.y)
+        out["distance"] = _w.to_json(self.distance)
+        out["placeUrl"] = _w.to_json(self.place_url)
+        return out
+
+
+@dataclass(frozen=True)
+class PlaceCategories:
+    """The result of `places/categories`."""
+
+    items: List[PlaceCategoriesItem]
+    """(`items`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> PlaceCategories:
+        """A `PlaceCategories` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "PlaceCategories")
+        return cls(
+            items=_w.required(obj, "items", "PlaceCategories", _w.list_of(PlaceCategoriesItem.from_json)),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["items"] = _w.to_json(self.items)
+        return out
+
+
+@dataclass(frozen=True)
+class PlaceCategoriesItem:
+    """The `PlaceCategoriesItem` object."""
+
+    code: Literal["MT1", "CS2", "PS3", "SC4", "AC5", "PK6", "OL7", "SW8", "BK9", "CT1", "AG2", "PO3", "AT4", "AD5", "FD6", "CE7", "HP8", "PM9"]
+    """(`code`)"""
+    name: str
+    """(`name`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> PlaceCategoriesItem:
+        """A `PlaceCategoriesItem` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "PlaceCategoriesItem")
+        return cls(
+            code=_w.required(obj, "code", "PlaceCategoriesItem"),
+            name=_w.required(obj, "name", "PlaceCategoriesItem"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["code"] = _w.to_json(self.code)
+        out["name"] = _w.to_json(self.name)
+        return out
+
+
+@dataclass(frozen=True)
+class PlaceImportResult:
+    """The `PlaceImportResult` schema."""
+
+    imported: int
+    """(`imported`)"""
+    rejected: List[PlaceImportResultRejectedItem]
+    """the first 1,000 bad rows (`rejected`)"""
+    rejected_count: int
+    """every bad row (`rejectedCount`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> PlaceImportResult:
+        """A `PlaceImportResult` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "PlaceImportResult")
+        return cls(
+            imported=_w.required(obj, "imported", "PlaceImportResult"),
+            rejected=_w.required(obj, "rejected", "PlaceImportResult", _w.list_of(PlaceImportResultRejectedItem.from_json)),
+            rejected_count=_w.required(obj, "rejectedCount", "PlaceImportResult"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["imported"] = _w.to_json(self.imported)
+        out["rejected"] = _w.to_json(self.rejected)
+        out["rejectedCount"] = _w.to_json(self.rejected_count)
+        return out
+
+
+@dataclass(frozen=True)
+class PlaceImportResultRejectedItem:
+    """The `PlaceImportResultRejectedItem` object."""
+
+    line: int
+    """(`line`)"""
+    reason: str
+    """(`reason`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> PlaceImportResultRejectedItem:
+        """A `PlaceImportResultRejectedItem` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "PlaceImportResultRejectedItem")
+        return cls(
+            line=_w.required(obj, "line", "PlaceImportResultRejectedItem"),
+            reason=_w.required(obj, "reason", "PlaceImportResultRejectedItem"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["line"] = _w.to_json(self.line)
+        out["reason"] = _w.to_json(self.reason)
+        return out
+
+
+@dataclass(frozen=True)
+class PlaceSearchResult:
+    """The `PlaceSearchResult` schema."""
+
+    items: List[Place]
+    """(`items`)"""
+    meta: PlaceSearchResultMeta
+    """(`meta`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> PlaceSearchResult:
+        """A `PlaceSearchResult` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "PlaceSearchResult")
+        return cls(
+            items=_w.required(obj, "items", "PlaceSearchResult", _w.list_of(Place.from_json)),
+            meta=_w.required(obj, "meta", "PlaceSearchResult", PlaceSearchResultMeta.from_json),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["items"] = _w.to_json(self.items)
+        out["meta"] = _w.to_json(self.meta)
+        return out
+
+
+@dataclass(frozen=True)
+class PlaceSearchResultMeta:
+    """The `PlaceSearchResultMeta` object."""
+
+    total_count: int
+    """(`totalCount`)"""
+    pageable_count: int
+    """(`pageableCount`)"""
+    is_end: bool
+    """true on the last pageable page: hide the more button (`isEnd`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> PlaceSearchResultMeta:
+        """A `PlaceSearchResultMeta` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "PlaceSearchResultMeta")
+        return cls(
+            total_count=_w.required(obj, "totalCount", "PlaceSearchResultMeta"),
+            pageable_count=_w.required(obj, "pageableCount", "PlaceSearchResultMeta"),
+            is_end=_w.required(obj, "isEnd", "PlaceSearchResultMeta"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["totalCount"] = _w.to_json(self.total_count)
+        out["pageableCount"] = _w.to_json(self.pageable_count)
+        out["isEnd"] = _w.to_json(self.is_end)
         return out
 
 

@@ -1,0 +1,21 @@
+/// Where places come from: the embedded store (SQLite and the in-memory
+/// index) or a Kakao Local-compatible server.
+public protocol PlaceBackend: Sendable {
+  /// "embedded" or "remote", as `initialize` and `daemon/status` report it.
+  var kind: String { get }
+
+  /// One page of the places of a category in an area.
+  /// - Throws: `UpstreamFailure`, `CancellationError`, `SQLiteError`.
+  func search(_ search: PlaceSearch) async throws -> PlaceSearchResult
+
+  /// The place with `id`.
+  /// - Throws: `NotFound`, `UpstreamFailure`, `CancellationError`, `SQLiteError`.
+  func get(id: String) async throws -> Place
+
+  /// Adds or replaces the places of a CSV or GeoJSON file (see `PlaceImportFormat`).
+  /// - Throws: `InvalidArgument` (field `path`) when the file cannot be read
+  ///   or has no usable header; `CancellationError`; `SQLiteError`.
+  func importPlaces(
+    path: String, progress: @escaping @Sendable (PlaceImportProgress) -> Void
+  ) async throws -> PlaceImportResult
+}

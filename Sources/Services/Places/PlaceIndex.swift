@@ -1,0 +1,679 @@
+import Glibc
+
+/// The in-memory spatial index of the embedded places backend: the places of
+/// each category in a uniform grid of longitude/latitude cells, as fine as
+/// the category is dense (about 48 points in a typical point's cell, from 1
+/// to 256 cells per degree: restaurants in a dense city get 430 m cells,
+/// sparse categories coarse ones).
+///
+/// **Layout.** Struct of arrays, sorted by (category, cell, point): per point
+/// its longitude, latitude and the cosine of its latitude (`Float64`, so a
+/// distance is computed exactly as a brute-force scan computes it) and its
+/// point number (`Int32`); per occupied cell its number (`UInt32`) and where
+/// its points start. About 28 bytes a point and 8 an occupied cell: 30 MB for
+/// a million places. Empty cells cost nothing, so a fine grid over the whole
+/// globe is fine.
+///
+/// **Queries.** A circle becomes a band of cell rows and, per row, one or two
+/// column ranges (two across the antimeridian; every column in rows near a
+/// pole when the circle holds the pole). Each occupied cell there is found
+/// with a binary search per row range and classified with a bound on the
+/// distance to any of its points (the distance to its centre, plus or minus
+/// its radius): cells beyond the radius are skipped, cells well inside are
+/// counted without looking at their points, and only cells on the edge are
+/// filtered point by point (see `Matcher`). A distance sort takes cells from
+/// a heap, nearest first, and once no point of the nearest remaining cell can
+/// enter the page, only counts the rest; an accuracy sort takes each cell's
+/// points in point order (lower numbers first) and stops at the first that
+/// cannot enter. Rectangles work the same way with exact comparisons.
+///
+/// The answers are those of `scan`, the brute-force scan, to the last bit:
+/// both use `PlaceGeometry.distance` on the same numbers, and every shortcut
+/// keeps a wide margin over any rounding (a metre for cells, a relative
+/// 1e-10 for points).
+///
+/// A point's number is its position in the array it was built from; smaller
+/// numbers come first in an accuracy sort and among equal distances. An
+/// index is immutable and `Sendable`: searches need no lock, and a new one
+/// replaces it after an import.
+public struct PlaceIndex: Sendable {
+  /// A place as the index needs it.
+  public struct Point: Sendable, Hashable {
+    public var category: PlaceCategory
+    public var x: Double
+    public var y: Double
+
+    public init(category: PlaceCategory, x: Double, y: Double) {
+      self.category = category
+      self.x = x
+      self.y = y
+    }
+  }
+
+  /// What to look for: a category in an area, in an order, the first `limit`.
+  public struct Query: Sendable, Hashable {
+    public var category: PlaceCategory
+    public var area: PlaceArea
+    /// Distances are measured from here (the circle's centre for a circle);
+    /// without one, hits have no distance and `.distance` sorts as `.accuracy`.
+    public var origin: PlaceCoordinate?
+    public var sort: PlaceSort
+    /// How many hits to return, in order; the count covers every match.
+    public var limit: Int
+
+    public init(
+      category: PlaceCategory, area: PlaceArea, origin: PlaceCoordinate? = nil,
+      sort: PlaceSort = .distance, limit: Int
+    ) {
+      self.category = category
+      self.area = area
+      if case .circle(let center, _) = area {
+        self.origin = center
+      } else {
+        self.origin = origin
+      }
+      self.sort = sort
+      self.limit = limit
+    }
+
+    /// The query that answers the first `search.limit` results of a search.
+    public init(_ search: PlaceSearch) {
+      self.init(
+        category: search.category, area: search.area, origin: search.origin, sort: search.sort,
+        limit: search.limit)
+    }
+  }
+
+  /// One result: the point's number and its whole metres from the origin.
+  public struct Hit: Sendable, Hashable {
+    public let point: Int
+    public let distance: Int?
+
+    public init(point: Int, distance: Int?) {
+      self.point = point
+      self.distance = distance
+    }
+  }
+
+  /// Every match counted, the first `limit` in order.
+  public struct Result: Sendable, Hashable {
+    public let totalCount: Int
+    public let hits: [Hit]
+
+    public init(totalCount: Int, hits: [Hit]) {
+      self.totalCount = totalCount
+      self.hits = hits
+    }
+  }
+
+  /// How many points a category's grid aims to put in a typical point's cell.
+  static let targetPointsPerCell = 48.0
+  /// The grid the resolutions are estimated on (cells of about 14 km).
+  static let coarseGrid = PlaceGrid(cellsPerDegree: 8)
+  /// A distance bound must clear the radius by this many metres before the
+  /// index trusts it over the exact distance of each point.
+  static let marginMetres = 1.0
+
+  /// Each category's grid.
+  private let grids: [PlaceGrid]
+  /// Longitudes, by position (category, cell, point order).
+  private let xs: [Double]
+  /// Latitudes, by position.
+  private let ys: [Double]
+  /// Cosines of the latitudes, by position.
+  private let cosYs: [Double]
+  /// The point number at each position.
+  private let numbers: [Int32]
+  /// The occupied cells (row × columns + column), ascending within each category.
+  private let cellKeys: [UInt32]
+  /// Where each cell's positions start; one more entry closes the last cell.
+  private let cellStarts: [Int32]
+  /// Where each category's cells start in `cellKeys`; one more entry closes the last.
+  private let categoryCells: [Int32]
+
+  /// How many points the index holds (those with finite coordinates).
+  public var count: Int { numbers.count }
+
+  /// Indexes `points`; point `i` is number `i`. Coordinates are clamped to
+  /// -180…180 and -90…90; points with a non-finite coordinate are left out.
+  ///
+  /// - Parameter cellsPerDegree: one resolution for every category (1…256);
+  ///   nil fits each category's grid to its density.
+  public init(_ points: [Point], cellsPerDegree: Int? = nil) {
+    let categories = PlaceCategory.allCases.count
+    var grids: [PlaceGrid]
+    if let cellsPerDegree {
+      grids = Array(repeating: PlaceGrid(cellsPerDegree: cellsPerDegree), count: categories)
+    } else {
+      var coarseCounts = Array(repeating: [UInt32: Int](), count: categories)
+      for point in points where point.x.isFinite && point.y.isFinite {
+        coarseCounts[Int(point.category.rawValue)][
+          Self.coarseGrid.cell(x: point.x, y: point.y), default: 0] += 1
+      }
+      grids = coarseCounts.map {
+        PlaceGrid.fitting($0, coarse: Self.coarseGrid, target: Self.targetPointsPerCell)
+      }
+    }
+    self.grids = grids
+
+    // Sort keys: category (5 bits), cell (32 bits), point number (27 bits), so
+    // that one integer sort orders everything; larger sets sort pairs.
+    var order: [(key: UInt64, number: Int32)] = []
+    order.reserveCapacity(points.count)
+    for (number, point) in points.enumerated() where point.x.isFinite && point.y.isFinite {
+      let cell = grids[Int(point.category.rawValue)].cell(x: point.x, y: point.y)
+      order.append((UInt64(point.category.rawValue) << 32 | UInt64(cell), Int32(number)))
+    }
+    if order.count < 1 << 27 {
+      var packed = order.map { $0.key << 27 | UInt64($0.number) }
+      order = []
+      packed.sort()
+      order = packed.map { (key: $0 >> 27, number: Int32(truncatingIfNeeded: $0 & (1 << 27 - 1))) }
+    } else {
+      order.sort { ($0.key, $0.number) < ($1.key, $1.number) }
+    }
+
+    var xs: [Double] = []
+    var ys: [Double] = []
+    var cosYs: [Double] = []
+    var numbers: [Int32] = []
+    xs.reserveCapacity(order.count)
+    ys.reserveCapacity(order.count)
+    cosYs.reserveCapacity(order.count)
+    numbers.reserveCapacity(order.count)
+    var cellKeys: [UInt32] = []
+    var cellStarts: [Int32] = []
+    var categoryCells = [Int32](repeating: 0, count: PlaceCategory.allCases.count + 1)
+    // Categories below it have their first cell recorded.
+    var nextCategory = 0
+    var previousKey = UInt64.max
+    for (key, number) in order {
+      let point = points[Int(number)]
+      let x = min(max(point.x, -180), 180)
+      let y = min(max(point.y, -90), 90)
+      if key != previousKey {
+        previousKey = key
+        let category = Int(key >> 32)
+        while nextCategory <= category {
+          categoryCells[nextCategory] = Int32(cellKeys.count)
+          nextCategory += 1
+        }
+        cellKeys.append(UInt32(truncatingIfNeeded: key))
+        cellStarts.append(Int32(numbers.count))
+      }
+      xs.append(x)
+      ys.append(y)
+      cosYs.append(PlaceGeometry.cosLatitude(y))
+      numbers.append(number)
+    }
+    cellStarts.append(Int32(numbers.count))
+    while nextCategory < categoryCells.count {
+      categoryCells[nextCategory] = Int32(cellKeys.count)
+      nextCategory += 1
+    }
+    self.xs = xs
+    self.ys = ys
+    self.cosYs = cosYs
+    self.numbers = numbers
+    self.cellKeys = cellKeys
+    self.cellStarts = cellStarts
+    self.categoryCells = categoryCells
+  }
+
+  /// Bytes held by the index's arrays.
+  public var memoryBytes: Int {
+    (xs.capacity + ys.capacity + cosYs.capacity) * 8 + numbers.capacity * 4
+      + cellKeys.capacity * 4 + cellStarts.capacity * 4 + categoryCells.capacity * 4
+  }
+
+  /// How many points of each category the index holds.
+  public func count(of category: PlaceCategory) -> Int {
+    let cells = cellRange(category)
+    return Int(cellStarts[cells.upperBound] - cellStarts[cells.lowerBound])
+  }
+
+  // MARK: - Cells
+
+  /// The resolution of a category's grid, in cells per degree.
+  public func cellsPerDegree(of category: PlaceCategory) -> Int {
+    grids[Int(category.rawValue)].cellsPerDegree
+  }
+
+  private func cellRange(_ category: PlaceCategory) -> Range<Int> {
+    let index = Int(category.rawValue)
+    return Int(categoryCells[index])..<Int(categoryCells[index + 1])
+  }
+
+  /// A candidate cell: where its points are, a lower bound on their distance
+  /// from the origin (metres; 0 without origin), and whether every one of
+  /// them is certainly in the area.
+  private struct Candidate {
+    var cell: Int
+    var lowerBound: Double
+    var isInside: Bool
+  }
+
+  /// The occupied cells of `category` that may hold points of the area.
+  ///
+  /// A cell's points are within `cellRadius` of its centre: half its height
+  /// along the meridian, then half its width along the parallel, longest
+  /// where the band is nearest the equator. So the distance from the origin
+  /// to its centre, plus or minus that radius, bounds theirs. The centre's
+  /// distance is itself bounded without trigonometry, as `Matcher.bounds`
+  /// does for points, and computed exactly only when that does not decide.
+  private func candidates(_ query: Query) -> [Candidate] {
+    let cells = cellRange(query.category)
+    guard !cells.isEmpty else { return [] }
+    let grid = grids[Int(query.category.rawValue)]
+    let cellDegrees = grid.cellDegrees
+    let margin = Self.marginMetres
+    let origin = query.origin
+    let originCos = origin.map { PlaceGeometry.cosLatitude($0.y) } ?? 1
+
+    // The rows and column ranges to visit.
+    let rowRange: ClosedRange<Int>
+    let ranges: [ClosedRange<Int>]
+    var radius = 0.0
+    var isCircle = false
+    switch query.area {
+    case .circle(let center, let metres):
+      isCircle = true
+      radius = Double(metres)
+      // The angle of the radius, a hair wider than any rounding.
+      let angle = radius / PlaceGeometry.earthRadius + 1e-9
+      let degrees = angle / PlaceGeometry.radiansPerDegree + 1e-7
+      let south = center.y - degrees
+      let north = center.y + degrees
+      rowRange = grid.row(max(south, -90))...grid.row(min(north, 90))
+      // A circle holding a pole spans every longitude; else its widest
+      // longitude offset is asin(sin(angle) / cos(latitude)).
+      let ratio = sin(angle) / PlaceGeometry.cosLatitude(center.y)
+      if north >= 90 || south <= -90 || !(ratio < 1) {
+        ranges = grid.columnRanges(first: 0, last: 0, all: true)
+      } else {
+        let halfWidth = asin(ratio) / PlaceGeometry.radiansPerDegree + 1e-7
+        ranges = grid.columnRanges(
+          first: grid.column(center.x - halfWidth), last: grid.column(center.x + halfWidth),
+          all: 2 * halfWidth + 2 * cellDegrees >= 360)
+      }
+    case .rect(let rect):
+      rowRange = grid.row(rect.minY)...grid.row(rect.maxY)
+      let span = rect.wrapsAround ? rect.maxX - rect.minX + 360 : rect.maxX - rect.minX
+      ranges = grid.columnRanges(
+        first: grid.column(rect.minX), last: grid.column(rect.maxX),
+        all: span + 2 * cellDegrees >= 360)
+    }
+
+    var found: [Candidate] = []
+    let epsilon = 1e-9
+    let halfCell = cellDegrees / 2
+    for row in rowRange {
+      let south = Double(row) * cellDegrees - 90
+      let north = south + cellDegrees
+      let centerY = south + halfCell
+      let cosCenterY = PlaceGeometry.cosLatitude(centerY)
+      let widestCos =
+        south <= 0 && north >= 0
+        ? 1 : PlaceGeometry.cosLatitude(min(abs(south), abs(north)))
+      let cellRadius =
+        halfCell * PlaceGeometry.radiansPerDegree * (1 + widestCos) * PlaceGeometry.earthRadius
+      // Haversine terms of the centre's distance: at most `insideTerm`, the
+      // whole cell is in the circle; above `outsideTerm`, none of it.
+      let insideTerm =
+        radius - cellRadius - margin > 0
+        ? Matcher.term(metres: radius - cellRadius - margin) * (1 - 1e-10) : -1
+      let outsideTerm = Matcher.term(metres: radius + cellRadius + margin) * (1 + 1e-10)
+      let halfY = origin.map { (centerY - $0.y) * PlaceGeometry.radiansPerDegree * 0.5 } ?? 0
+      let rowBase = row * grid.columns
+      for range in ranges {
+        let low = UInt32(rowBase + range.lowerBound)
+        let high = UInt32(rowBase + range.upperBound)
+        var index = lowerBound(low, in: cells)
+        while index < cells.upperBound, cellKeys[index] <= high {
+          defer { index += 1 }
+          let column = Int(cellKeys[index]) - rowBase
+          let west = Double(column) * cellDegrees - 180
+          var lowerBound = 0.0
+          var isInside = false
+          if let origin {
+            var offsetX = west + halfCell - origin.x
+            if offsetX > 180 { offsetX -= 360 } else if offsetX < -180 { offsetX += 360 }
+            let halfX = offsetX * PlaceGeometry.radiansPerDegree * 0.5
+            let largest = max(halfY * halfY, halfX * halfX)
+            if largest <= 0.0025 {
+              let high = halfY * halfY + originCos * cosCenterY * (halfX * halfX)
+              let low = high * (1 - largest / 3)
+              if isCircle {
+                if low > outsideTerm { continue }
+                isInside = high <= insideTerm
+              }
+              // asin(t) ≥ t: the centre is at least 2R·√low away.
+              lowerBound = max(2 * PlaceGeometry.earthRadius * low.squareRoot() - cellRadius, 0)
+            } else {
+              let toCenter = PlaceGeometry.distance(
+                x1: origin.x, y1: origin.y, cosY1: originCos, x2: west + halfCell, y2: centerY,
+                cosY2: cosCenterY)
+              lowerBound = max(toCenter - cellRadius, 0)
+              if isCircle {
+                if lowerBound > radius + margin { continue }
+                isInside = toCenter + cellRadius <= radius - margin
+              }
+            }
+          }
+          if case .rect(let rect) = query.area {
+            let east = west + cellDegrees
+            let rowInside = south >= rect.minY + epsilon && north <= rect.maxY - epsilon
+            let columnInside =
+              rect.wrapsAround
+              ? (west >= rect.minX + epsilon || east <= rect.maxX - epsilon)
+              : (west >= rect.minX + epsilon && east <= rect.maxX - epsilon)
+            isInside = rowInside && columnInside
+          }
+          found.append(Candidate(cell: index, lowerBound: lowerBound, isInside: isInside))
+        }
+      }
+    }
+    return found
+  }
+
+  /// The first index in `range` whose cell key is at least `key`.
+  private func lowerBound(_ key: UInt32, in range: Range<Int>) -> Int {
+    var low = range.lowerBound
+    var high = range.upperBound
+    while low < high {
+      let middle = (low + high) / 2
+      if cellKeys[middle] < key {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low
+  }
+
+  // MARK: - Search
+
+  /// The matches of `query`: how many, and the first `query.limit` in order.
+  public func search(_ query: Query) -> Result {
+    var found = candidates(query)
+    let sortsByDistance = query.sort == .distance && query.origin != nil
+    let matcher = Matcher(index: self, query: query)
+    var selection = PlaceSelection(limit: query.limit)
+    var total = 0
+    guard sortsByDistance else {
+      for candidate in found {
+        total += takeByNumber(candidate, matcher, &selection)
+      }
+      return Result(totalCount: total, hits: hits(selection, matcher, sortsByDistance))
+    }
+    // Nearest cells first, from a heap: once no point of the nearest
+    // remaining cell can enter the page, the rest are only counted.
+    var heap = CandidateHeap(found)
+    found = []
+    // Whole metres a point needs to enter a full page, and the least `a`
+    // (see `Matcher.bounds`) that certainly misses them.
+    var worstMetres = UInt64.max
+    var worstTerm = Double.infinity
+    while let candidate = heap.popNearest() {
+      let start = Int(cellStarts[candidate.cell])
+      let end = Int(cellStarts[candidate.cell + 1])
+      // No point of the cell is nearer than this many whole metres; equal
+      // distances still compete by number, hence the strict comparison.
+      let floorMetres = UInt64(max(candidate.lowerBound - Self.marginMetres, 0))
+      if selection.isFull, selection.limit == 0 || floorMetres > worstMetres {
+        for rest in [candidate] + heap.remaining {
+          let start = Int(cellStarts[rest.cell])
+          let end = Int(cellStarts[rest.cell + 1])
+          total += rest.isInside ? end - start : matcher.count(start..<end)
+        }
+        break
+      }
+      for position in start..<end {
+        let bounds = matcher.bounds(position)
+        var metres: Double?
+        if !candidate.isInside {
+          switch matcher.membership(position, bounds) {
+          case .outside: continue
+          case .inside: break
+          case .exact(let distance): metres = distance
+          }
+        }
+        total += 1
+        if selection.isFull, let bounds, bounds.low >= worstTerm { continue }
+        let distance = metres ?? matcher.distance(position)
+        let order =
+          UInt64(PlaceGeometry.wholeMetres(distance)) << 32 | UInt64(UInt32(numbers[position]))
+        guard selection.admits(order) else { continue }
+        selection.offer(order, position: Int32(position))
+        if selection.isFull, selection.worst >> 32 != worstMetres {
+          worstMetres = selection.worst >> 32
+          worstTerm = Matcher.term(metres: Double(worstMetres) + 0.5 + 0.01)
+        }
+      }
+    }
+    return Result(totalCount: total, hits: hits(selection, matcher, sortsByDistance))
+  }
+
+  /// Counts a cell's matches and offers them in point-number order; a
+  /// cell's points are in that order, so the first refused ends its inside.
+  private func takeByNumber(
+    _ candidate: Candidate, _ matcher: Matcher, _ selection: inout PlaceSelection
+  ) -> Int {
+    let start = Int(cellStarts[candidate.cell])
+    let end = Int(cellStarts[candidate.cell + 1])
+    if candidate.isInside {
+      for position in start..<end {
+        let order = UInt64(UInt32(numbers[position]))
+        guard selection.admits(order) else { break }
+        selection.offer(order, position: Int32(position))
+      }
+      return end - start
+    }
+    var count = 0
+    for position in start..<end where matcher.contains(position) {
+      count += 1
+      let order = UInt64(UInt32(numbers[position]))
+      if selection.admits(order) {
+        selection.offer(order, position: Int32(position))
+      }
+    }
+    return count
+  }
+
+  /// A binary min-heap of candidates by lower bound: building it is linear,
+  /// and a search pops only the few cells it needs in order.
+  private struct CandidateHeap {
+    private var items: [Candidate]
+
+    init(_ items: [Candidate]) {
+      self.items = items
+      var index = items.count / 2
+      while index > 0 {
+        index -= 1
+        siftDown(index)
+      }
+    }
+
+    /// The candidates not popped, in no order.
+    var remaining: [Candidate] { items }
+
+    mutating func popNearest() -> Candidate? {
+      guard let first = items.first else { return nil }
+      let last = items.removeLast()
+      if !items.isEmpty {
+        items[0] = last
+        siftDown(0)
+      }
+      return first
+    }
+
+    private mutating func siftDown(_ start: Int) {
+      var parent = start
+      while true {
+        let left = 2 * parent + 1
+        guard left < items.count else { return }
+        let right = left + 1
+        var child = left
+        if right < items.count, items[right].lowerBound < items[left].lowerBound { child = right }
+        guard items[child].lowerBound < items[parent].lowerBound else { return }
+        items.swapAt(parent, child)
+        parent = child
+      }
+    }
+  }
+
+  /// The same answer as `search`, by computing the exact distance of every
+  /// point of the category: the reference for tests and benchmarks.
+  public func scan(_ query: Query) -> Result {
+    let cells = cellRange(query.category)
+    let positions = Int(cellStarts[cells.lowerBound])..<Int(cellStarts[cells.upperBound])
+    let sortsByDistance = query.sort == .distance && query.origin != nil
+    let matcher = Matcher(index: self, query: query)
+    var selection = PlaceSelection(limit: query.limit)
+    var total = 0
+    for position in positions {
+      if case .rect(let rect) = query.area, !rect.contains(x: xs[position], y: ys[position]) {
+        continue
+      }
+      let metres = matcher.distance(position)
+      if case .circle(_, let radius) = query.area, !(metres <= Double(radius)) { continue }
+      total += 1
+      let number = UInt64(UInt32(numbers[position]))
+      selection.offer(
+        sortsByDistance ? UInt64(PlaceGeometry.wholeMetres(metres)) << 32 | number : number,
+        position: Int32(position))
+    }
+    return Result(totalCount: total, hits: hits(selection, matcher, sortsByDistance))
+  }
+
+  private func hits(_ selection: PlaceSelection, _ matcher: Matcher, _ sortsByDistance: Bool)
+    -> [Hit]
+  {
+    selection.sorted().map { order, position in
+      let position = Int(position)
+      let distance: Int?
+      if sortsByDistance {
+        distance = Int(order >> 32)
+      } else if matcher.origin != nil {
+        distance = PlaceGeometry.wholeMetres(matcher.distance(position))
+      } else {
+        distance = nil
+      }
+      return Hit(point: Int(numbers[position]), distance: distance)
+    }
+  }
+
+  /// Tests positions against a query's area.
+  ///
+  /// The exact test of a circle is `PlaceGeometry.distance(…) <= radius`,
+  /// which costs two sines, a square root and an arc sine. Most points are
+  /// decided without them: `a`, the haversine term the distance is
+  /// `2R·asin(√a)` of, lies between bounds made of the half angles alone
+  /// (sin²t ≤ t² and sin²t ≥ t²(1 − t²/3)), and a point whose bounds are
+  /// both on one side of the radius's term, with a relative margin of 1e-10
+  /// (a million times the rounding), is decided. Points near the edge, or
+  /// farther than a few degrees, or across the antimeridian from the origin,
+  /// get the exact test.
+  private struct Matcher {
+    /// Bounds on the haversine term `a` of one point.
+    struct Bounds {
+      var low: Double
+      var high: Double
+    }
+
+    enum Membership {
+      case inside
+      case outside
+      /// Decided by the exact distance, which is given.
+      case exact(Double)
+    }
+
+    let index: PlaceIndex
+    let area: PlaceArea
+    let radius: Double
+    let origin: PlaceCoordinate?
+    let originX: Double
+    let originY: Double
+    let originCos: Double
+    /// `a` at most this is certainly within the radius.
+    let insideTerm: Double
+    /// `a` above this is certainly beyond it.
+    let outsideTerm: Double
+
+    init(index: PlaceIndex, query: Query) {
+      self.index = index
+      area = query.area
+      if case .circle(_, let metres) = query.area {
+        radius = Double(metres)
+      } else {
+        radius = 0
+      }
+      origin = query.origin
+      originX = query.origin?.x ?? 0
+      originY = query.origin?.y ?? 0
+      originCos = query.origin.map { PlaceGeometry.cosLatitude($0.y) } ?? 1
+      let term = Self.term(metres: radius)
+      insideTerm = term * (1 - 1e-10)
+      outsideTerm = term * (1 + 1e-10)
+    }
+
+    /// The haversine term of a distance: sin²(d / 2R).
+    static func term(metres: Double) -> Double {
+      let half = sin(min(metres / (2 * PlaceGeometry.earthRadius), .pi / 2))
+      return half * half
+    }
+
+    /// The exact distance from the origin, as `PlaceGeometry.distance` gives it.
+    @inline(__always)
+    func distance(_ position: Int) -> Double {
+      PlaceGeometry.distance(
+        x1: originX, y1: originY, cosY1: originCos, x2: index.xs[position],
+        y2: index.ys[position], cosY2: index.cosYs[position])
+    }
+
+    /// Bounds on the point's haversine term, when the half angles are small
+    /// (under 0.05 rad: about 5.7° apart) and no wrap is involved.
+    @inline(__always)
+    func bounds(_ position: Int) -> Bounds? {
+      guard origin != nil else { return nil }
+      let halfY = (index.ys[position] - originY) * PlaceGeometry.radiansPerDegree * 0.5
+      let halfX = (index.xs[position] - originX) * PlaceGeometry.radiansPerDegree * 0.5
+      let squareY = halfY * halfY
+      let squareX = halfX * halfX
+      let largest = max(squareY, squareX)
+      guard largest <= 0.0025 else { return nil }
+      let high = squareY + originCos * index.cosYs[position] * squareX
+      return Bounds(low: high * (1 - largest / 3), high: high)
+    }
+
+    /// Whether the point is in the area, with its exact distance when that
+    /// was needed to decide.
+    @inline(__always)
+    func membership(_ position: Int, _ bounds: Bounds?) -> Membership {
+      if case .rect(let rect) = area {
+        return rect.contains(x: index.xs[position], y: index.ys[position]) ? .inside : .outside
+      }
+      if let bounds {
+        if bounds.high <= insideTerm { return .inside }
+        if bounds.low > outsideTerm { return .outside }
+      }
+      let metres = distance(position)
+      return metres <= radius ? .exact(metres) : .outside
+    }
+
+    @inline(__always)
+    func contains(_ position: Int) -> Bool {
+      if case .rect(let rect) = area {
+        return rect.contains(x: index.xs[position], y: index.ys[position])
+      }
+      if case .outside = membership(position, bounds(position)) { return false }
+      return true
+    }
+
+    func count(_ positions: Range<Int>) -> Int {
+      var count = 0
+      for position in positions where contains(position) { count += 1 }
+      return count
+    }
+  }
+}
