@@ -51,7 +51,8 @@ final class ServiceHub: Sendable {
         backend: RemotePlaceBackend(
           baseURL: placesURL, apiKey: configuration.kakaoRestAPIKey ?? "", timeout: timeout))
     } else {
-      places = PlacesService(backend: PlaceStore(path: configuration.dataDirectory + "/places.sqlite"))
+      places = PlacesService(
+        backend: PlaceStore(path: configuration.dataDirectory + "/places.sqlite"))
     }
   }
 
