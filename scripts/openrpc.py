@@ -116,6 +116,16 @@ SCHEMAS = {
             "totalCount": {"type": "integer"},
         },
     },
+    "FeedRange": {
+        "type": "object",
+        "required": ["start", "end", "endReached"],
+        "properties": {
+            "start": {"type": "integer", "minimum": 0},
+            "end": {"type": "integer", "minimum": 0, "description": "start == end when nothing was appended"},
+            "endReached": {"type": "boolean"},
+        },
+    },
+    "FeedState": {"enum": ["idle", "loading", "refreshing", "failed", "ended"]},
     "Photo": {
         "type": "object",
         "required": ["id", "author", "width", "height", "url", "source"],
@@ -304,6 +314,44 @@ METHODS = [
         "result": {"name": "QuotePage", "schema": ref("QuotePage")},
     },
     {
+        "name": "feeds/open",
+        "summary": "Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds: -32602 on source beyond.",
+        "params": [
+            param("source", {"enum": ["photos", "products", "places", "quotes"]}, "the list to page through", True),
+            param("query", {"type": "object"}, "the source's list/search params, without paging params"),
+            param("pageSize", integer(1, 100), "items per fetch (places: at most 15); default the source's list default (photos 30, products 20, quotes 20, places 15)"),
+        ],
+        "result": {"name": "FeedOpened", "schema": {"type": "object", "required": ["feedId", "state"], "properties": {"feedId": STRING, "state": ref("FeedState")}}},
+    },
+    {
+        "name": "feeds/loadMore",
+        "summary": "Appends the next page; feeds/stateChanged and feeds/pageLoaded precede the reply. A call while a load of the feed runs joins it (one upstream fetch, the same range or error; during a refresh, the refresh's range). At the end: start == end, endReached, no fetch. A failed load answers the upstream error and leaves the next page where it was. A feed keeps at most 10000 items: the page that reaches the limit is cut to it and the feed ends there. Unknown feed: -32001.",
+        "params": [param("feedId", STRING, "from feeds/open", True)],
+        "result": {"name": "FeedRange", "schema": ref("FeedRange")},
+    },
+    {
+        "name": "feeds/refresh",
+        "summary": "Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a running load (its callers get this reply's range) and loads the first page; start is 0.",
+        "params": [param("feedId", STRING, "from feeds/open", True)],
+        "result": {"name": "FeedRange", "schema": ref("FeedRange")},
+    },
+    {
+        "name": "feeds/items",
+        "summary": "The loaded items start..<end (an end past the count is cut to it). end below start: -32602.",
+        "params": [
+            param("feedId", STRING, "from feeds/open", True),
+            param("start", integer(0, 2147483647), "first index", True),
+            param("end", integer(0, 2147483647), "index after the last", True),
+        ],
+        "result": {"name": "FeedItems", "schema": {"type": "object", "required": ["items"], "properties": {"items": {"type": "array", "items": {"type": "object"}}}}},
+    },
+    {
+        "name": "feeds/close",
+        "summary": "Closes a feed; a load still running on it fails with -32001. Feeds close when the session ends.",
+        "params": [param("feedId", STRING, "from feeds/open", True)],
+        "result": {"name": "Empty", "schema": {"type": "object"}},
+    },
+    {
         "name": "photos/list",
         "summary": "Photos page by page: the folder's JPEG, PNG, GIF and WebP files ordered by relative path, or the Lorem Picsum list.",
         "params": [
@@ -417,6 +465,10 @@ NOTIFICATIONS = [
      "params": {"type": "object", "required": ["id"], "properties": {"id": {"type": ["string", "integer"]}}}},
     {"name": "$/progress", "direction": "server→client", "summary": "Progress of long work, for requests that carried params.workDoneToken.",
      "params": {"type": "object", "required": ["token", "value"], "properties": {"token": {"type": ["string", "integer"]}, "value": ref("ProgressValue")}}},
+    {"name": "feeds/pageLoaded", "direction": "server→client", "summary": "A page was appended at start..<end; reset is true for the first page after a refresh (the list now starts at 0). generation grows by one at each refresh; a page fetched for an older generation is never delivered. Precedes the reply of the request that caused it.",
+     "params": {"type": "object", "required": ["feedId", "generation", "start", "end", "items", "endReached", "reset"], "properties": {"feedId": STRING, "generation": {"type": "integer", "minimum": 0}, "start": {"type": "integer"}, "end": {"type": "integer"}, "items": {"type": "array", "items": {"type": "object"}}, "endReached": {"type": "boolean"}, "reset": {"type": "boolean"}}}},
+    {"name": "feeds/stateChanged", "direction": "server→client", "summary": "The feed entered a state (every load reports its start and its end), with the number of items it holds; error is the failed load's error object.",
+     "params": {"type": "object", "required": ["feedId", "state", "count"], "properties": {"feedId": STRING, "state": ref("FeedState"), "count": {"type": "integer", "minimum": 0}, "error": {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "integer"}, "message": STRING, "data": {}}}}}},
     {"name": "products/listUpdated", "direction": "server→client", "summary": "The catalog changed: reload the list. Changes made by other daemons on the same catalog are reported from the session's first products request on. reason resync (no id): changes were made elsewhere or may have been missed.",
      "params": {"type": "object", "required": ["reason"], "properties": {"reason": {"enum": ["created", "updated", "deleted", "resync"]}, "id": STRING}}},
     {"name": "products/changed", "direction": "server→client", "summary": "A product was updated: refresh its detail.",

@@ -68,6 +68,8 @@ enum ServeCommand {
       Log.warn("requests still running after end of input; cancelling them")
       connection.cancelAll()
     }
+    // The session is over: its feeds close and their fetches stop.
+    runBlocking { await daemon.services.feeds.closeAll() }
     outbox.close()
     outbox.drain(timeout: drainTimeout)
     Log.info("end of input; exiting")

@@ -247,9 +247,11 @@ final class Connection: @unchecked Sendable {
       OutgoingMessage.notification(method: method, params: params, into: &body)
       sink.send(body)
     }
+    let lane = handler.lane?(params).map { (key: $0, turn: LaneTurn()) }
     let context = RequestContext(
       id: id, method: method, daemon: daemon, notify: notify,
-      progress: ProgressReporter(params: params, notify: notify))
+      progress: ProgressReporter(params: params, notify: notify),
+      leaveLane: { lane?.turn.leave() })
     switch handler.body {
     case .inline(let body):
       let reply: Reply
@@ -272,7 +274,7 @@ final class Connection: @unchecked Sendable {
         finish(sequence, reply)
       }
       let task =
-        handler.lane?(params).map { lanes.enqueue($0, work) }
+        lane.map { lanes.enqueue($0.key, turn: $0.turn, work) }
         ?? Task(operation: work)
       lock.withLock { state.running[sequence]?.task = task }
     }

@@ -10,6 +10,10 @@ struct RequestContext: Sendable {
   let notify: @Sendable (_ method: String, _ params: JSON?) -> Void
   /// Set when the request carried `params.workDoneToken`.
   let progress: ProgressReporter?
+  /// Lets the next request of this request's lane start before this one
+  /// returns: call it once the request has taken effect, before a long wait
+  /// that later requests may share. Does nothing without a lane.
+  var leaveLane: @Sendable () -> Void = {}
 }
 
 /// `$/progress` notifications for one request's long work (LSP work-done progress).

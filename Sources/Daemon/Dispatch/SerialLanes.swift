@@ -1,30 +1,35 @@
 import Synchronization
 
 /// Runs operations that share a key one after another, in the order they
-/// were enqueued, while operations with other keys run concurrently.
+/// were enqueued, while operations with other keys run concurrently. An
+/// operation may leave its lane before it ends (`LaneTurn.leave`): the next
+/// one starts then, so a request can take effect in order and then wait
+/// alongside later ones (a feed's `loadMore` that later calls join).
 final class SerialLanes: Sendable {
   private struct Tail {
     let token: UInt64
-    let task: Task<Void, Never>
+    let turn: LaneTurn
   }
 
   /// The last operation enqueued per key, and a counter to recognise it.
   private let tails = Mutex<(next: UInt64, byKey: [String: Tail])>((0, [:]))
 
-  /// Enqueues `operation` behind the previous one of `key`; returns its task.
-  func enqueue(_ key: String, _ operation: @escaping @Sendable () async -> Void)
-    -> Task<Void, Never>
-  {
+  /// Enqueues `operation` behind the previous one of `key`; it starts when
+  /// that one has ended or left the lane. Returns its task.
+  func enqueue(
+    _ key: String, turn: LaneTurn = LaneTurn(), _ operation: @escaping @Sendable () async -> Void
+  ) -> Task<Void, Never> {
     tails.withLock { state in
       state.next += 1
       let token = state.next
-      let previous = state.byKey[key]?.task
+      let previous = state.byKey[key]?.turn
       let task = Task {
-        await previous?.value
+        await previous?.waitUntilLeft()
         await operation()
+        turn.leave()
         self.release(key, token: token)
       }
-      state.byKey[key] = Tail(token: token, task: task)
+      state.byKey[key] = Tail(token: token, turn: turn)
       return task
     }
   }
@@ -32,6 +37,34 @@ final class SerialLanes: Sendable {
   private func release(_ key: String, token: UInt64) {
     tails.withLock { state in
       if state.byKey[key]?.token == token { state.byKey[key] = nil }
+    }
+  }
+}
+
+/// One operation's place in its lane: the next operation starts once this one leaves.
+final class LaneTurn: Sendable {
+  /// Whether it left, and who waits for that.
+  private let state = Mutex<(left: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+  /// Lets the next operation of the lane start; later calls do nothing.
+  func leave() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      guard !state.left else { return [] }
+      state.left = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  func waitUntilLeft() async {
+    await withCheckedContinuation { continuation in
+      let now = state.withLock { state in
+        if state.left { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if now { continuation.resume() }
     }
   }
 }

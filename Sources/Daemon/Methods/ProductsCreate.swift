@@ -9,8 +9,9 @@ enum ProductsCreate {
       nameKo: try params.requiredString("nameKo"), nameEn: try params.string("nameEn"),
       price: try params.requiredInt("price"),
       supplierId: try params.string("supplierId", maxLength: 100))
-    return try await context.daemon.services.products.create(
-      draft, changed: ProductNotifications.sender(context.notify)
-    ).json
+    let product = try await context.daemon.services.products.create(
+      draft, changed: ProductNotifications.sender(context.notify))
+    await FeedNotifications.productsChanged(context.daemon.services, notify: context.notify)
+    return product.json
   }
 }

@@ -6,6 +6,7 @@ enum ProductsDelete {
     let id = try Params(params).requiredString("id", maxLength: 100)
     try await context.daemon.services.products.delete(
       id: id, changed: ProductNotifications.sender(context.notify))
+    await FeedNotifications.productsChanged(context.daemon.services, notify: context.notify)
     return ["id": JSON(id)]
   }
 }

@@ -17,10 +17,11 @@ enum ProductsUpdate {
     guard !patch.isEmpty else {
       throw RPCError.invalidParams(field: "params", reason: "nothing to update")
     }
-    return try await context.daemon.services.products.update(
+    let product = try await context.daemon.services.products.update(
       id: id, patch, expectedVersion: try params.int("expectedVersion", in: 0...Int.max),
-      changed: ProductNotifications.sender(context.notify)
-    ).json
+      changed: ProductNotifications.sender(context.notify))
+    await FeedNotifications.productsChanged(context.daemon.services, notify: context.notify)
+    return product.json
   }
 
   /// Absent → no change (`nil`); `null` → clear (`.some(nil)`); a string → set.

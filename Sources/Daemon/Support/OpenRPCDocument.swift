@@ -338,6 +338,177 @@ enum OpenRPCDocument {
       }
     },
     {
+      "name": "feeds/open",
+      "summary": "Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds: -32602 on source beyond.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "source",
+          "schema": {
+            "enum": [
+              "photos",
+              "products",
+              "places",
+              "quotes"
+            ]
+          },
+          "description": "the list to page through",
+          "required": true
+        },
+        {
+          "name": "query",
+          "schema": {
+            "type": "object"
+          },
+          "description": "the source's list/search params, without paging params",
+          "required": false
+        },
+        {
+          "name": "pageSize",
+          "schema": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100
+          },
+          "description": "items per fetch (places: at most 15); default the source's list default (photos 30, products 20, quotes 20, places 15)",
+          "required": false
+        }
+      ],
+      "result": {
+        "name": "FeedOpened",
+        "schema": {
+          "type": "object",
+          "required": [
+            "feedId",
+            "state"
+          ],
+          "properties": {
+            "feedId": {
+              "type": "string"
+            },
+            "state": {
+              "$ref": "#/components/schemas/FeedState"
+            }
+          }
+        }
+      }
+    },
+    {
+      "name": "feeds/loadMore",
+      "summary": "Appends the next page; feeds/stateChanged and feeds/pageLoaded precede the reply. A call while a load of the feed runs joins it (one upstream fetch, the same range or error; during a refresh, the refresh's range). At the end: start == end, endReached, no fetch. A failed load answers the upstream error and leaves the next page where it was. A feed keeps at most 10000 items: the page that reaches the limit is cut to it and the feed ends there. Unknown feed: -32001.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "feedId",
+          "schema": {
+            "type": "string"
+          },
+          "description": "from feeds/open",
+          "required": true
+        }
+      ],
+      "result": {
+        "name": "FeedRange",
+        "schema": {
+          "$ref": "#/components/schemas/FeedRange"
+        }
+      }
+    },
+    {
+      "name": "feeds/refresh",
+      "summary": "Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a running load (its callers get this reply's range) and loads the first page; start is 0.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "feedId",
+          "schema": {
+            "type": "string"
+          },
+          "description": "from feeds/open",
+          "required": true
+        }
+      ],
+      "result": {
+        "name": "FeedRange",
+        "schema": {
+          "$ref": "#/components/schemas/FeedRange"
+        }
+      }
+    },
+    {
+      "name": "feeds/items",
+      "summary": "The loaded items start..<end (an end past the count is cut to it). end below start: -32602.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "feedId",
+          "schema": {
+            "type": "string"
+          },
+          "description": "from feeds/open",
+          "required": true
+        },
+        {
+          "name": "start",
+          "schema": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2147483647
+          },
+          "description": "first index",
+          "required": true
+        },
+        {
+          "name": "end",
+          "schema": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2147483647
+          },
+          "description": "index after the last",
+          "required": true
+        }
+      ],
+      "result": {
+        "name": "FeedItems",
+        "schema": {
+          "type": "object",
+          "required": [
+            "items"
+          ],
+          "properties": {
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "object"
+              }
+            }
+          }
+        }
+      }
+    },
+    {
+      "name": "feeds/close",
+      "summary": "Closes a feed; a load still running on it fails with -32001. Feeds close when the session ends.",
+      "paramStructure": "by-name",
+      "params": [
+        {
+          "name": "feedId",
+          "schema": {
+            "type": "string"
+          },
+          "description": "from feeds/open",
+          "required": true
+        }
+      ],
+      "result": {
+        "name": "Empty",
+        "schema": {
+          "type": "object"
+        }
+      }
+    },
+    {
       "name": "photos/list",
       "summary": "Photos page by page: the folder's JPEG, PNG, GIF and WebP files ordered by relative path, or the Lorem Picsum list.",
       "paramStructure": "by-name",
@@ -1116,6 +1287,37 @@ enum OpenRPCDocument {
           }
         }
       },
+      "FeedRange": {
+        "type": "object",
+        "required": [
+          "start",
+          "end",
+          "endReached"
+        ],
+        "properties": {
+          "start": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "end": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "start == end when nothing was appended"
+          },
+          "endReached": {
+            "type": "boolean"
+          }
+        }
+      },
+      "FeedState": {
+        "enum": [
+          "idle",
+          "loading",
+          "refreshing",
+          "failed",
+          "ended"
+        ]
+      },
       "Photo": {
         "type": "object",
         "required": [
@@ -1506,6 +1708,91 @@ enum OpenRPCDocument {
           },
           "value": {
             "$ref": "#/components/schemas/ProgressValue"
+          }
+        }
+      }
+    },
+    {
+      "name": "feeds/pageLoaded",
+      "direction": "server→client",
+      "summary": "A page was appended at start..<end; reset is true for the first page after a refresh (the list now starts at 0). generation grows by one at each refresh; a page fetched for an older generation is never delivered. Precedes the reply of the request that caused it.",
+      "params": {
+        "type": "object",
+        "required": [
+          "feedId",
+          "generation",
+          "start",
+          "end",
+          "items",
+          "endReached",
+          "reset"
+        ],
+        "properties": {
+          "feedId": {
+            "type": "string"
+          },
+          "generation": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "start": {
+            "type": "integer"
+          },
+          "end": {
+            "type": "integer"
+          },
+          "items": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "endReached": {
+            "type": "boolean"
+          },
+          "reset": {
+            "type": "boolean"
+          }
+        }
+      }
+    },
+    {
+      "name": "feeds/stateChanged",
+      "direction": "server→client",
+      "summary": "The feed entered a state (every load reports its start and its end), with the number of items it holds; error is the failed load's error object.",
+      "params": {
+        "type": "object",
+        "required": [
+          "feedId",
+          "state",
+          "count"
+        ],
+        "properties": {
+          "feedId": {
+            "type": "string"
+          },
+          "state": {
+            "$ref": "#/components/schemas/FeedState"
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "error": {
+            "type": "object",
+            "required": [
+              "code",
+              "message"
+            ],
+            "properties": {
+              "code": {
+                "type": "integer"
+              },
+              "message": {
+                "type": "string"
+              },
+              "data": {}
+            }
           }
         }
       }

@@ -11,6 +11,8 @@ final class ServiceHub: Sendable {
   let quotes: QuotesService
   let products: ProductsService
   let photos: PhotosService
+  /// The session's feeds (server-side pagination over the services' lists).
+  let feeds = FeedEngine()
   let places: PlacesService
   /// The per-device UUID the product upstream receives; set by `initialize`.
   let clientIdentity = ClientIdentity()
@@ -80,9 +82,10 @@ final class ServiceHub: Sendable {
   func startWatching() {
     guard let notify = unsolicited.withLock({ $0 }) else { return }
     let products = products
-    Task {
+    Task { [self] in
       for await change in products.backend.externalChanges() {
         ProductNotifications.send(change, notify)
+        await FeedNotifications.productsChanged(self, notify: notify)
       }
     }
   }
@@ -120,6 +123,11 @@ final class ServiceHub: Sendable {
         "backend": JSON(places.backend.kind),
         "methods": ["places/categories", "places/get", "places/import", "places/search"],
         "notifications": [],
+      ],
+      "feeds": [
+        "backend": "embedded",
+        "methods": ["feeds/close", "feeds/items", "feeds/loadMore", "feeds/open", "feeds/refresh"],
+        "notifications": ["feeds/pageLoaded", "feeds/stateChanged"],
       ],
     ]
   }

@@ -36,6 +36,56 @@ export class CatalogdMethods {
   }
 
   /**
+   * `feeds/close`: Closes a feed; a load still running on it fails with -32001. Feeds close when the session ends.
+   * @param {import('./types.generated.js').FeedsCloseParams} params
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').FeedsCloseResult>}
+   */
+  feedsClose(params, options) {
+    return this.request("feeds/close", params, options);
+  }
+
+  /**
+   * `feeds/items`: The loaded items start..<end (an end past the count is cut to it). end below start: -32602.
+   * @param {import('./types.generated.js').FeedsItemsParams} params
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').FeedsItemsResult>}
+   */
+  feedsItems(params, options) {
+    return this.request("feeds/items", params, options);
+  }
+
+  /**
+   * `feeds/loadMore`: Appends the next page; feeds/stateChanged and feeds/pageLoaded precede the reply. A call while a load of the feed runs joins it (one upstream fetch, the same range or error; during a refresh, the refresh's range). At the end: start == end, endReached, no fetch. A failed load answers the upstream error and leaves the next page where it was. A feed keeps at most 10000 items: the page that reaches the limit is cut to it and the feed ends there. Unknown feed: -32001.
+   * @param {import('./types.generated.js').FeedsLoadMoreParams} params
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').FeedsLoadMoreResult>}
+   */
+  feedsLoadMore(params, options) {
+    return this.request("feeds/loadMore", params, options);
+  }
+
+  /**
+   * `feeds/open`: Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds: -32602 on source beyond.
+   * @param {import('./types.generated.js').FeedsOpenParams} params
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').FeedsOpenResult>}
+   */
+  feedsOpen(params, options) {
+    return this.request("feeds/open", params, options);
+  }
+
+  /**
+   * `feeds/refresh`: Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a running load (its callers get this reply's range) and loads the first page; start is 0.
+   * @param {import('./types.generated.js').FeedsRefreshParams} params
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').FeedsRefreshResult>}
+   */
+  feedsRefresh(params, options) {
+    return this.request("feeds/refresh", params, options);
+  }
+
+  /**
    * `initialize`: Starts the session (Language Server Protocol conventions); every other request before it gets -32002.
    * @param {import('./types.generated.js').InitializeParams} [params]
    * @param {import('./index.js').RequestOptions} [options]
@@ -211,6 +261,11 @@ export const METHODS = Object.freeze({
   daemonEcho: "daemon/echo",
   daemonSleep: "daemon/sleep",
   daemonStatus: "daemon/status",
+  feedsClose: "feeds/close",
+  feedsItems: "feeds/items",
+  feedsLoadMore: "feeds/loadMore",
+  feedsOpen: "feeds/open",
+  feedsRefresh: "feeds/refresh",
   initialize: "initialize",
   photosImage: "photos/image",
   photosList: "photos/list",
@@ -233,6 +288,8 @@ export const METHODS = Object.freeze({
 /** The notifications the daemon sends. */
 export const SERVER_NOTIFICATIONS = Object.freeze([
   "$/progress",
+  "feeds/pageLoaded",
+  "feeds/stateChanged",
   "products/changed",
   "products/listUpdated",
   "quotes/loading",

@@ -18,6 +18,19 @@ export interface Capabilities {
   workDoneProgress: boolean;
 }
 
+export interface FeedRange {
+  /** at least 0 */
+  start: number;
+  /**
+   * start == end when nothing was appended
+   * at least 0
+   */
+  end: number;
+  endReached: boolean;
+}
+
+export type FeedState = "idle" | "loading" | "refreshing" | "failed" | "ended";
+
 export interface Photo {
   /** stable across restarts */
   id: string;
@@ -197,6 +210,73 @@ export interface DaemonStatusResult {
   dataDir: string;
   clientId: string | null;
 }
+
+/** Params of `feeds/close`. */
+export interface FeedsCloseParams {
+  /** from feeds/open */
+  feedId: string;
+}
+
+/** Result of `feeds/close`. */
+export type FeedsCloseResult = Record<string, unknown>;
+
+/** Params of `feeds/items`. */
+export interface FeedsItemsParams {
+  /** from feeds/open */
+  feedId: string;
+  /**
+   * first index
+   * 0…2147483647
+   */
+  start: number;
+  /**
+   * index after the last
+   * 0…2147483647
+   */
+  end: number;
+}
+
+/** Result of `feeds/items`. */
+export interface FeedsItemsResult {
+  items: Record<string, unknown>[];
+}
+
+/** Params of `feeds/loadMore`. */
+export interface FeedsLoadMoreParams {
+  /** from feeds/open */
+  feedId: string;
+}
+
+/** Result of `feeds/loadMore`. */
+export type FeedsLoadMoreResult = FeedRange;
+
+/** Params of `feeds/open`. */
+export interface FeedsOpenParams {
+  /** the list to page through */
+  source: "photos" | "products" | "places" | "quotes";
+  /** the source's list/search params, without paging params */
+  query?: Record<string, unknown>;
+  /**
+   * items per fetch (places: at most 15); default the source's list default (photos 30, products 20, quotes 20, places 15)
+   * 1…100
+   */
+  pageSize?: number;
+}
+
+/** Result of `feeds/open`. */
+export interface FeedsOpenResult {
+  feedId: string;
+  state: FeedState;
+}
+
+/** Params of `feeds/refresh`. */
+export interface FeedsRefreshParams {
+  /** from feeds/open */
+  feedId: string;
+}
+
+/** Result of `feeds/refresh`. */
+export type FeedsRefreshResult = FeedRange;
 
 /** Params of `initialize`. */
 export interface InitializeParams {
@@ -489,6 +569,31 @@ export interface ProgressParams {
 /** Params of the notification `exit` (client→server). */
 export type ExitParams = unknown;
 
+/** Params of the notification `feeds/pageLoaded` (server→client). */
+export interface FeedsPageLoadedParams {
+  feedId: string;
+  /** at least 0 */
+  generation: number;
+  start: number;
+  end: number;
+  items: Record<string, unknown>[];
+  endReached: boolean;
+  reset: boolean;
+}
+
+/** Params of the notification `feeds/stateChanged` (server→client). */
+export interface FeedsStateChangedParams {
+  feedId: string;
+  state: FeedState;
+  /** at least 0 */
+  count: number;
+  error?: {
+    code: number;
+    message: string;
+    data?: unknown;
+  };
+}
+
 /** Params of the notification `initialized` (client→server). */
 export type InitializedParams = unknown;
 
@@ -513,6 +618,11 @@ export interface MethodMap {
   "daemon/echo": { params: DaemonEchoParams; result: DaemonEchoResult };
   "daemon/sleep": { params: DaemonSleepParams; result: DaemonSleepResult };
   "daemon/status": { params: DaemonStatusParams; result: DaemonStatusResult };
+  "feeds/close": { params: FeedsCloseParams; result: FeedsCloseResult };
+  "feeds/items": { params: FeedsItemsParams; result: FeedsItemsResult };
+  "feeds/loadMore": { params: FeedsLoadMoreParams; result: FeedsLoadMoreResult };
+  "feeds/open": { params: FeedsOpenParams; result: FeedsOpenResult };
+  "feeds/refresh": { params: FeedsRefreshParams; result: FeedsRefreshResult };
   "initialize": { params: InitializeParams; result: InitializeResult };
   "photos/image": { params: PhotosImageParams; result: PhotosImageResult };
   "photos/list": { params: PhotosListParams; result: PhotosListResult };
@@ -535,6 +645,8 @@ export interface MethodMap {
 /** Params of every notification the daemon sends, by method. */
 export interface NotificationMap {
   "$/progress": ProgressParams;
+  "feeds/pageLoaded": FeedsPageLoadedParams;
+  "feeds/stateChanged": FeedsStateChangedParams;
   "products/changed": ProductsChangedParams;
   "products/listUpdated": ProductsListUpdatedParams;
   "quotes/loading": QuotesLoadingParams;
@@ -555,6 +667,16 @@ export interface CatalogdMethods {
   daemonSleep(params: DaemonSleepParams, options?: RequestOptions): Promise<DaemonSleepResult>;
   /** `daemon/status`: Uptime, request counters, requests in flight, queued output, backends, data dir. */
   daemonStatus(params?: DaemonStatusParams, options?: RequestOptions): Promise<DaemonStatusResult>;
+  /** `feeds/close`: Closes a feed; a load still running on it fails with -32001. Feeds close when the session ends. */
+  feedsClose(params: FeedsCloseParams, options?: RequestOptions): Promise<FeedsCloseResult>;
+  /** `feeds/items`: The loaded items start..<end (an end past the count is cut to it). end below start: -32602. */
+  feedsItems(params: FeedsItemsParams, options?: RequestOptions): Promise<FeedsItemsResult>;
+  /** `feeds/loadMore`: Appends the next page; feeds/stateChanged and feeds/pageLoaded precede the reply. A call while a load of the feed runs joins it (one upstream fetch, the same range or error; during a refresh, the refresh's range). At the end: start == end, endReached, no fetch. A failed load answers the upstream error and leaves the next page where it was. A feed keeps at most 10000 items: the page that reaches the limit is cut to it and the feed ends there. Unknown feed: -32001. */
+  feedsLoadMore(params: FeedsLoadMoreParams, options?: RequestOptions): Promise<FeedsLoadMoreResult>;
+  /** `feeds/open`: Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds: -32602 on source beyond. */
+  feedsOpen(params: FeedsOpenParams, options?: RequestOptions): Promise<FeedsOpenResult>;
+  /** `feeds/refresh`: Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a running load (its callers get this reply's range) and loads the first page; start is 0. */
+  feedsRefresh(params: FeedsRefreshParams, options?: RequestOptions): Promise<FeedsRefreshResult>;
   /** `initialize`: Starts the session (Language Server Protocol conventions); every other request before it gets -32002. */
   initialize(params?: InitializeParams, options?: RequestOptions): Promise<InitializeResult>;
   /** `photos/image`: A local file holding the photo's image (downloaded into the disk cache for remote photos). Unknown id: -32001. */

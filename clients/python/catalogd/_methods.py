@@ -13,6 +13,11 @@ from typing import Any, Callable, Dict, Literal, Mapping, Optional, Sequence, Un
 from . import _wire as _w
 from ._types import (
     Deleted,
+    FeedItems,
+    FeedOpened,
+    FeedRange,
+    FeedsPageLoaded,
+    FeedsStateChanged,
     InitializeResult,
     PhotoImage,
     PhotoPage,
@@ -37,6 +42,11 @@ METHODS: Dict[str, str] = {
     "daemon/echo": "daemon_echo",
     "daemon/sleep": "daemon_sleep",
     "daemon/status": "daemon_status",
+    "feeds/close": "feeds_close",
+    "feeds/items": "feeds_items",
+    "feeds/loadMore": "feeds_load_more",
+    "feeds/open": "feeds_open",
+    "feeds/refresh": "feeds_refresh",
     "initialize": "initialize",
     "photos/image": "photos_image",
     "photos/list": "photos_list",
@@ -61,6 +71,11 @@ PARAMS: Dict[str, Dict[str, str]] = {
     "daemon/echo": {},
     "daemon/sleep": {"ms": "ms", "lane": "lane"},
     "daemon/status": {},
+    "feeds/close": {"feedId": "feed_id"},
+    "feeds/items": {"feedId": "feed_id", "start": "start", "end": "end"},
+    "feeds/loadMore": {"feedId": "feed_id"},
+    "feeds/open": {"source": "source", "query": "query", "pageSize": "page_size"},
+    "feeds/refresh": {"feedId": "feed_id"},
     "initialize": {"clientInfo": "client_info", "clientId": "client_id"},
     "photos/image": {"id": "id"},
     "photos/list": {"page": "page", "limit": "limit"},
@@ -115,6 +130,8 @@ PARAMS: Dict[str, Dict[str, str]] = {
 
 NOTIFICATION_HANDLERS: Dict[str, str] = {
     "$/progress": "on_progress",
+    "feeds/pageLoaded": "on_feeds_page_loaded",
+    "feeds/stateChanged": "on_feeds_state_changed",
     "products/changed": "on_products_changed",
     "products/listUpdated": "on_products_list_updated",
     "quotes/loading": "on_quotes_loading",
@@ -187,6 +204,121 @@ class ClientMethods:
         """
         result = self.request("daemon/status", None, timeout=timeout)
         return Status.from_json(result)
+
+    def feeds_close(self, *, feed_id: str, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """Closes a feed; a load still running on it fails with -32001. Feeds close when the session
+        ends.
+
+        Calls `feeds/close`.
+
+        Args:
+            feed_id: from feeds/open (wire `feedId`)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: Dict[str, Any].
+        """
+        params: Dict[str, Any] = {}
+        params["feedId"] = _w.to_json(feed_id)
+        return self.request("feeds/close", params, timeout=timeout)  # type: ignore[no-any-return]
+
+    def feeds_items(
+        self,
+        *,
+        feed_id: str,
+        start: int,
+        end: int,
+        timeout: Optional[float] = None,
+    ) -> FeedItems:
+        """The loaded items start..<end (an end past the count is cut to it). end below start: -32602.
+
+        Calls `feeds/items`.
+
+        Args:
+            feed_id: from feeds/open (wire `feedId`)
+            start: first index (0–2147483647)
+            end: index after the last (0–2147483647)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: FeedItems.
+        """
+        params: Dict[str, Any] = {}
+        params["feedId"] = _w.to_json(feed_id)
+        params["start"] = _w.to_json(start)
+        params["end"] = _w.to_json(end)
+        result = self.request("feeds/items", params, timeout=timeout)
+        return FeedItems.from_json(result)
+
+    def feeds_load_more(self, *, feed_id: str, timeout: Optional[float] = None) -> FeedRange:
+        """Appends the next page; feeds/stateChanged and feeds/pageLoaded precede the reply. A call
+        while a load of the feed runs joins it (one upstream fetch, the same range or error; during
+        a refresh, the refresh's range). At the end: start == end, endReached, no fetch. A failed
+        load answers the upstream error and leaves the next page where it was. A feed keeps at most
+        10000 items: the page that reaches the limit is cut to it and the feed ends there. Unknown
+        feed: -32001.
+
+        Calls `feeds/loadMore`.
+
+        Args:
+            feed_id: from feeds/open (wire `feedId`)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: FeedRange.
+        """
+        params: Dict[str, Any] = {}
+        params["feedId"] = _w.to_json(feed_id)
+        result = self.request("feeds/loadMore", params, timeout=timeout)
+        return FeedRange.from_json(result)
+
+    def feeds_open(
+        self,
+        *,
+        source: Literal["photos", "products", "places", "quotes"],
+        query: Optional[Mapping[str, Any]] = None,
+        page_size: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> FeedOpened:
+        """Opens an idle, empty feed over a source's list; query holds that list's filters (products:
+        query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort;
+        photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at
+        most the first 45 places. At most 64 open feeds: -32602 on source beyond.
+
+        Calls `feeds/open`.
+
+        Args:
+            source: the list to page through ("photos" | "products" | "places" | "quotes")
+            query: the source's list/search params, without paging params (None leaves it out)
+            page_size: items per fetch (places: at most 15); default the source's list default
+                (photos 30, products 20, quotes 20, places 15) (1–100; None leaves it out; wire
+                `pageSize`)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: FeedOpened.
+        """
+        params: Dict[str, Any] = {}
+        params["source"] = _w.to_json(source)
+        if query is not None:
+            params["query"] = _w.to_json(query)
+        if page_size is not None:
+            params["pageSize"] = _w.to_json(page_size)
+        result = self.request("feeds/open", params, timeout=timeout)
+        return FeedOpened.from_json(result)
+
+    def feeds_refresh(self, *, feed_id: str, timeout: Optional[float] = None) -> FeedRange:
+        """Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a
+        running load (its callers get this reply's range) and loads the first page; start is 0.
+
+        Calls `feeds/refresh`.
+
+        Args:
+            feed_id: from feeds/open (wire `feedId`)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: FeedRange.
+        """
+        params: Dict[str, Any] = {}
+        params["feedId"] = _w.to_json(feed_id)
+        result = self.request("feeds/refresh", params, timeout=timeout)
+        return FeedRange.from_json(result)
 
     def initialize(
         self,
@@ -643,6 +775,32 @@ class ClientMethods:
         """
         return self.on("$/progress", lambda params: callback(Progress.from_json(params)))
 
+    def on_feeds_page_loaded(self, callback: Callable[[FeedsPageLoaded], Any]) -> Callable[[], None]:
+        """Calls `callback` with the params of every `feeds/pageLoaded` notification (a
+        `FeedsPageLoaded`). A page was appended at start..<end; reset is true for the first page
+        after a refresh (the list now starts at 0). generation grows by one at each refresh; a page
+        fetched for an older generation is never delivered. Precedes the reply of the request that
+        caused it.
+
+        Returns a function that removes the handler; see `on`.
+        """
+        return self.on(
+            "feeds/pageLoaded",
+            lambda params: callback(FeedsPageLoaded.from_json(params)),
+        )
+
+    def on_feeds_state_changed(self, callback: Callable[[FeedsStateChanged], Any]) -> Callable[[], None]:
+        """Calls `callback` with the params of every `feeds/stateChanged` notification (a
+        `FeedsStateChanged`). The feed entered a state (every load reports its start and its end),
+        with the number of items it holds; error is the failed load's error object.
+
+        Returns a function that removes the handler; see `on`.
+        """
+        return self.on(
+            "feeds/stateChanged",
+            lambda params: callback(FeedsStateChanged.from_json(params)),
+        )
+
     def on_products_changed(self, callback: Callable[[ProductsChanged], Any]) -> Callable[[], None]:
         """Calls `callback` with the params of every `products/changed` notification (a
         `ProductsChanged`). A product was updated: refresh its detail.
@@ -742,6 +900,121 @@ class AsyncClientMethods:
         """
         result = await self.request("daemon/status", None, timeout=timeout)
         return Status.from_json(result)
+
+    async def feeds_close(self, *, feed_id: str, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """Closes a feed; a load still running on it fails with -32001. Feeds close when the session
+        ends.
+
+        Calls `feeds/close`.
+
+        Args:
+            feed_id: from feeds/open (wire `feedId`)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: Dict[str, Any].
+        """
+        params: Dict[str, Any] = {}
+        params["feedId"] = _w.to_json(feed_id)
+        return await self.request("feeds/close", params, timeout=timeout)  # type: ignore[no-any-return]
+
+    async def feeds_items(
+        self,
+        *,
+        feed_id: str,
+        start: int,
+        end: int,
+        timeout: Optional[float] = None,
+    ) -> FeedItems:
+        """The loaded items start..<end (an end past the count is cut to it). end below start: -32602.
+
+        Calls `feeds/items`.
+
+        Args:
+            feed_id: from feeds/open (wire `feedId`)
+            start: first index (0–2147483647)
+            end: index after the last (0–2147483647)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: FeedItems.
+        """
+        params: Dict[str, Any] = {}
+        params["feedId"] = _w.to_json(feed_id)
+        params["start"] = _w.to_json(start)
+        params["end"] = _w.to_json(end)
+        result = await self.request("feeds/items", params, timeout=timeout)
+        return FeedItems.from_json(result)
+
+    async def feeds_load_more(self, *, feed_id: str, timeout: Optional[float] = None) -> FeedRange:
+        """Appends the next page; feeds/stateChanged and feeds/pageLoaded precede the reply. A call
+        while a load of the feed runs joins it (one upstream fetch, the same range or error; during
+        a refresh, the refresh's range). At the end: start == end, endReached, no fetch. A failed
+        load answers the upstream error and leaves the next page where it was. A feed keeps at most
+        10000 items: the page that reaches the limit is cut to it and the feed ends there. Unknown
+        feed: -32001.
+
+        Calls `feeds/loadMore`.
+
+        Args:
+            feed_id: from feeds/open (wire `feedId`)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: FeedRange.
+        """
+        params: Dict[str, Any] = {}
+        params["feedId"] = _w.to_json(feed_id)
+        result = await self.request("feeds/loadMore", params, timeout=timeout)
+        return FeedRange.from_json(result)
+
+    async def feeds_open(
+        self,
+        *,
+        source: Literal["photos", "products", "places", "quotes"],
+        query: Optional[Mapping[str, Any]] = None,
+        page_size: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> FeedOpened:
+        """Opens an idle, empty feed over a source's list; query holds that list's filters (products:
+        query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort;
+        photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at
+        most the first 45 places. At most 64 open feeds: -32602 on source beyond.
+
+        Calls `feeds/open`.
+
+        Args:
+            source: the list to page through ("photos" | "products" | "places" | "quotes")
+            query: the source's list/search params, without paging params (None leaves it out)
+            page_size: items per fetch (places: at most 15); default the source's list default
+                (photos 30, products 20, quotes 20, places 15) (1–100; None leaves it out; wire
+                `pageSize`)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: FeedOpened.
+        """
+        params: Dict[str, Any] = {}
+        params["source"] = _w.to_json(source)
+        if query is not None:
+            params["query"] = _w.to_json(query)
+        if page_size is not None:
+            params["pageSize"] = _w.to_json(page_size)
+        result = await self.request("feeds/open", params, timeout=timeout)
+        return FeedOpened.from_json(result)
+
+    async def feeds_refresh(self, *, feed_id: str, timeout: Optional[float] = None) -> FeedRange:
+        """Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a
+        running load (its callers get this reply's range) and loads the first page; start is 0.
+
+        Calls `feeds/refresh`.
+
+        Args:
+            feed_id: from feeds/open (wire `feedId`)
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: FeedRange.
+        """
+        params: Dict[str, Any] = {}
+        params["feedId"] = _w.to_json(feed_id)
+        result = await self.request("feeds/refresh", params, timeout=timeout)
+        return FeedRange.from_json(result)
 
     async def initialize(
         self,
@@ -1197,6 +1470,32 @@ class AsyncClientMethods:
         Returns a function that removes the handler; see `on`.
         """
         return self.on("$/progress", lambda params: callback(Progress.from_json(params)))
+
+    def on_feeds_page_loaded(self, callback: Callable[[FeedsPageLoaded], Any]) -> Callable[[], None]:
+        """Calls `callback` with the params of every `feeds/pageLoaded` notification (a
+        `FeedsPageLoaded`). A page was appended at start..<end; reset is true for the first page
+        after a refresh (the list now starts at 0). generation grows by one at each refresh; a page
+        fetched for an older generation is never delivered. Precedes the reply of the request that
+        caused it.
+
+        Returns a function that removes the handler; see `on`.
+        """
+        return self.on(
+            "feeds/pageLoaded",
+            lambda params: callback(FeedsPageLoaded.from_json(params)),
+        )
+
+    def on_feeds_state_changed(self, callback: Callable[[FeedsStateChanged], Any]) -> Callable[[], None]:
+        """Calls `callback` with the params of every `feeds/stateChanged` notification (a
+        `FeedsStateChanged`). The feed entered a state (every load reports its start and its end),
+        with the number of items it holds; error is the failed load's error object.
+
+        Returns a function that removes the handler; see `on`.
+        """
+        return self.on(
+            "feeds/stateChanged",
+            lambda params: callback(FeedsStateChanged.from_json(params)),
+        )
 
     def on_products_changed(self, callback: Callable[[ProductsChanged], Any]) -> Callable[[], None]:
         """Calls `callback` with the params of every `products/changed` notification (a

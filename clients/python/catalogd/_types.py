@@ -19,6 +19,12 @@ __all__ = [
     "Capabilities",
     "CapabilitiesLimits",
     "Deleted",
+    "FeedItems",
+    "FeedOpened",
+    "FeedRange",
+    "FeedsPageLoaded",
+    "FeedsStateChanged",
+    "FeedsStateChangedError",
     "InitializeResult",
     "InitializeResultServerInfo",
     "Photo",
@@ -49,6 +55,8 @@ __all__ = [
     "CANCEL_REQUEST",
     "PROGRESS",
     "EXIT",
+    "FEEDS_PAGE_LOADED",
+    "FEEDS_STATE_CHANGED",
     "INITIALIZED",
     "PRODUCTS_CHANGED",
     "PRODUCTS_LIST_UPDATED",
@@ -63,6 +71,15 @@ PROGRESS = "$/progress"
 """server→client: Progress of long work, for requests that carried params.workDoneToken."""
 EXIT = "exit"
 """client→server: Ends the process: status 0 after shutdown, 1 without. No params."""
+FEEDS_PAGE_LOADED = "feeds/pageLoaded"
+"""server→client: A page was appended at start..<end; reset is true for the first page after a refresh
+(the list now starts at 0). generation grows by one at each refresh; a page fetched for an older
+generation is never delivered. Precedes the reply of the request that caused it.
+"""
+FEEDS_STATE_CHANGED = "feeds/stateChanged"
+"""server→client: The feed entered a state (every load reports its start and its end), with the number
+of items it holds; error is the failed load's error object.
+"""
 INITIALIZED = "initialized"
 """client→server: Accepted; nothing to do. No params."""
 PRODUCTS_CHANGED = "products/changed"
@@ -192,6 +209,209 @@ class Deleted:
         """Wire JSON: camelCase names; optional members that are None are left out."""
         out: Dict[str, Any] = {}
         out["id"] = _w.to_json(self.id)
+        return out
+
+
+@dataclass(frozen=True)
+class FeedItems:
+    """The result of `feeds/items`."""
+
+    items: List[Dict[str, Any]]
+    """(`items`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> FeedItems:
+        """A `FeedItems` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "FeedItems")
+        return cls(
+            items=_w.required(obj, "items", "FeedItems"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["items"] = _w.to_json(self.items)
+        return out
+
+
+@dataclass(frozen=True)
+class FeedOpened:
+    """The result of `feeds/open`."""
+
+    feed_id: str
+    """(`feedId`)"""
+    state: Literal["idle", "loading", "refreshing", "failed", "ended"]
+    """(`state`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> FeedOpened:
+        """A `FeedOpened` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "FeedOpened")
+        return cls(
+            feed_id=_w.required(obj, "feedId", "FeedOpened"),
+            state=_w.required(obj, "state", "FeedOpened"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["feedId"] = _w.to_json(self.feed_id)
+        out["state"] = _w.to_json(self.state)
+        return out
+
+
+@dataclass(frozen=True)
+class FeedRange:
+    """The `FeedRange` schema."""
+
+    start: int
+    """(`start`)"""
+    end: int
+    """start == end when nothing was appended (`end`)"""
+    end_reached: bool
+    """(`endReached`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> FeedRange:
+        """A `FeedRange` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "FeedRange")
+        return cls(
+            start=_w.required(obj, "start", "FeedRange"),
+            end=_w.required(obj, "end", "FeedRange"),
+            end_reached=_w.required(obj, "endReached", "FeedRange"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["start"] = _w.to_json(self.start)
+        out["end"] = _w.to_json(self.end)
+        out["endReached"] = _w.to_json(self.end_reached)
+        return out
+
+
+@dataclass(frozen=True)
+class FeedsPageLoaded:
+    """The params of the `feeds/pageLoaded` notification. A page was appended at start..<end; reset is
+    true for the first page after a refresh (the list now starts at 0). generation grows by one at
+    each refresh; a page fetched for an older generation is never delivered. Precedes the reply of
+    the request that caused it.
+    """
+
+    METHOD: ClassVar[str] = "feeds/pageLoaded"
+    """The notification these are the params of."""
+
+    feed_id: str
+    """(`feedId`)"""
+    generation: int
+    """(`generation`)"""
+    start: int
+    """(`start`)"""
+    end: int
+    """(`end`)"""
+    items: List[Dict[str, Any]]
+    """(`items`)"""
+    end_reached: bool
+    """(`endReached`)"""
+    reset: bool
+    """(`reset`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> FeedsPageLoaded:
+        """A `FeedsPageLoaded` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "FeedsPageLoaded")
+        return cls(
+            feed_id=_w.required(obj, "feedId", "FeedsPageLoaded"),
+            generation=_w.required(obj, "generation", "FeedsPageLoaded"),
+            start=_w.required(obj, "start", "FeedsPageLoaded"),
+            end=_w.required(obj, "end", "FeedsPageLoaded"),
+            items=_w.required(obj, "items", "FeedsPageLoaded"),
+            end_reached=_w.required(obj, "endReached", "FeedsPageLoaded"),
+            reset=_w.required(obj, "reset", "FeedsPageLoaded"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["feedId"] = _w.to_json(self.feed_id)
+        out["generation"] = _w.to_json(self.generation)
+        out["start"] = _w.to_json(self.start)
+        out["end"] = _w.to_json(self.end)
+        out["items"] = _w.to_json(self.items)
+        out["endReached"] = _w.to_json(self.end_reached)
+        out["reset"] = _w.to_json(self.reset)
+        return out
+
+
+@dataclass(frozen=True)
+class FeedsStateChanged:
+    """The params of the `feeds/stateChanged` notification. The feed entered a state (every load
+    reports its start and its end), with the number of items it holds; error is the failed load's
+    error object.
+    """
+
+    METHOD: ClassVar[str] = "feeds/stateChanged"
+    """The notification these are the params of."""
+
+    feed_id: str
+    """(`feedId`)"""
+    state: Literal["idle", "loading", "refreshing", "failed", "ended"]
+    """(`state`)"""
+    count: int
+    """(`count`)"""
+    error: Optional[FeedsStateChangedError] = None
+    """(`error`, optional)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> FeedsStateChanged:
+        """A `FeedsStateChanged` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "FeedsStateChanged")
+        return cls(
+            feed_id=_w.required(obj, "feedId", "FeedsStateChanged"),
+            state=_w.required(obj, "state", "FeedsStateChanged"),
+            count=_w.required(obj, "count", "FeedsStateChanged"),
+            error=_w.optional(obj, "error", FeedsStateChangedError.from_json),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["feedId"] = _w.to_json(self.feed_id)
+        out["state"] = _w.to_json(self.state)
+        out["count"] = _w.to_json(self.count)
+        if self.error is not None:
+            out["error"] = _w.to_json(self.error)
+        return out
+
+
+@dataclass(frozen=True)
+class FeedsStateChangedError:
+    """The `FeedsStateChangedError` object."""
+
+    code: int
+    """(`code`)"""
+    message: str
+    """(`message`)"""
+    data: Any = None
+    """(`data`, optional)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> FeedsStateChangedError:
+        """A `FeedsStateChangedError` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "FeedsStateChangedError")
+        return cls(
+            code=_w.required(obj, "code", "FeedsStateChangedError"),
+            message=_w.required(obj, "message", "FeedsStateChangedError"),
+            data=_w.optional(obj, "data"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["code"] = _w.to_json(self.code)
+        out["message"] = _w.to_json(self.message)
+        if self.data is not None:
+            out["data"] = _w.to_json(self.data)
         return out
 
 
@@ -1079,6 +1299,8 @@ class SupplierList:
 NOTIFICATION_PARAMS: Dict[str, Any] = {
     CANCEL_REQUEST: CancelRequest,
     PROGRESS: Progress,
+    FEEDS_PAGE_LOADED: FeedsPageLoaded,
+    FEEDS_STATE_CHANGED: FeedsStateChanged,
     PRODUCTS_CHANGED: ProductsChanged,
     PRODUCTS_LIST_UPDATED: ProductsListUpdated,
     QUOTES_LOADING: QuotesLoading,

@@ -1,0 +1,54 @@
+import Protocol
+import Services
+
+/// `feeds/pageLoaded {feedId, generation, start, end, items, endReached, reset}`
+/// and `feeds/stateChanged {feedId, state, count, error?}`, where `error` is
+/// the failed load's wire error object `{code, message, data?}`.
+enum FeedNotifications {
+  static let pageLoaded = "feeds/pageLoaded"
+  static let stateChanged = "feeds/stateChanged"
+
+  /// The engine's events as notifications through `notify`; `method` names
+  /// the request for the log line of a mapped error.
+  static func sender(_ notify: @escaping @Sendable (String, JSON?) -> Void, method: String)
+    -> FeedEngine.Notify
+  {
+    { event in
+      switch event {
+      case .pageLoaded(
+        let feedId, let generation, let start, let end, let items, let endReached,
+        let reset):
+        notify(
+          pageLoaded,
+          [
+            "feedId": JSON(feedId), "generation": JSON(generation), "start": JSON(start),
+            "end": JSON(end), "items": .array(items), "endReached": JSON(endReached),
+            "reset": JSON(reset),
+          ])
+      case .stateChanged(let feedId, let state, let count, let error):
+        var params: JSONObject = [
+          "feedId": JSON(feedId), "state": JSON(state.rawValue), "count": JSON(count),
+        ]
+        if let error { params["error"] = wireError(error, method: method).json }
+        notify(stateChanged, .object(params))
+      }
+    }
+  }
+
+  /// Refreshes the products feeds after a product changed (here or in another
+  /// daemon): the refreshes have started, and `feeds/stateChanged
+  /// {state: "refreshing"}` is sent, when this returns; their pages follow.
+  static func productsChanged(
+    _ services: ServiceHub, notify: @escaping @Sendable (String, JSON?) -> Void
+  ) async {
+    await services.feeds.productsChanged(
+      notify: sender(notify, method: ProductNotifications.listUpdated))
+  }
+}
+
+/// Every request on one feed names it; the key of its lane, should it get one.
+enum FeedLane {
+  @Sendable static func byId(_ params: JSON?) -> String? {
+    params?["feedId"]?.stringValue.map { "feed:" + $0 }
+  }
+}
