@@ -44,7 +44,7 @@ public enum DemoPlaces {
 /// The state of one demo run: the random sequence, the next id, and how many
 /// places of each category were made (stations and landmarks go in order).
 struct DemoPlaceGenerator {
-  private var random: DemoRandom
+  private var random: SplitMix64
   private var nextID: UInt64 = 8_000_000
   private var made = [Int](repeating: 0, count: PlaceCategory.allCases.count)
 
@@ -58,7 +58,7 @@ struct DemoPlaceGenerator {
   private static let bounds = (west: 126.77, south: 37.43, east: 127.18, north: 37.70)
 
   init(seed: UInt64) {
-    random = DemoRandom(seed: seed)
+    random = SplitMix64(seed: seed)
   }
 
   mutating func next() -> Place {
@@ -312,22 +312,5 @@ struct DemoPlaceGenerator {
     hash &*= 0xBF58_476D_1CE4_E5B9
     hash ^= hash >> 32
     return Int(hash % (1 << 31))
-  }
-}
-
-/// SplitMix64: a small deterministic generator, so the demo is the same
-/// everywhere. The places demo keeps its own copy so that it never changes
-/// when another demo's generator does.
-struct DemoRandom {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

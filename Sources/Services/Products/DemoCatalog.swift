@@ -100,21 +100,6 @@ extension DemoCatalog {
   }
 }
 
-/// A small deterministic random generator, so the demo data is the same everywhere.
-struct SplitMix64 {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 extension String {
   /// " 2개입" → " (2 pack)", " 1개" → "", sizes in g/kg/L unchanged.
   fileprivate func replacingKoreanUnits() -> String {
