@@ -38,6 +38,11 @@ def test_the_tour_runs_every_section_the_daemon_serves(daemons):
     assert "the daemon exited with status 0" in out
     with Client(daemons.bin, ["--data-dir", str(daemons.data_dir())], daemons.env()) as c:
         served = {m["name"] for m in c.rpc_discover()["methods"]}
+    if "feeds/open" in served:
+        assert "scrolled to its end: pages 0..<30, 30..<60, 60..<90, 90..<120; 120 photos" in out
+        assert "ended 120" in out
+    if "places/search" in served:
+        assert "convenience stores within 1 km of Seoul City Hall" in out
     for section in tour.SECTIONS:
         header = out.index(f"== {section.title}")
         body = out[header : out.find("\n== ", header + 1)]

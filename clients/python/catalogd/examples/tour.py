@@ -141,6 +141,51 @@ def tour_products(client: Client) -> None:
     say(f"products/delete #{made.id}; notifications, in order: {'; '.join(events)}")
 
 
+# ---------------------------------------------------------------- photos, feeds, places
+
+
+def tour_photos(client: Client) -> None:
+    page = client.photos_list(limit=3)
+    for photo in page.items:
+        say(f"{photo.id} {photo.width}×{photo.height} by {photo.author or 'unknown'} ({photo.source})", 4)
+    image = client.photos_image(id=page.items[0].id)
+    say(f"photos/image: {image.content_type}, {image.bytes:,} bytes at {image.path}")
+
+
+def tour_feeds(client: Client) -> None:
+    """A photo feed scrolled to its end, as an infinitely scrolling list does."""
+    states: List[str] = []
+    pages: List[str] = []
+    off_state = client.on_feeds_state_changed(lambda n: states.append(f"{n.state} {n.count}"))
+    off_page = client.on_feeds_page_loaded(lambda n: pages.append(f"{n.start}..<{n.end}"))
+    feed = client.feeds_open(source="photos", page_size=30)
+    while True:
+        added = client.feeds_load_more(feed_id=feed.feed_id)
+        if added.end_reached:
+            break
+    first = client.feeds_items(feed_id=feed.feed_id, start=0, end=2)
+    client.feeds_close(feed_id=feed.feed_id)
+    off_state()
+    off_page()
+    say(f"feeds/open photos, scrolled to its end: pages {', '.join(pages)}; {added.end} photos")
+    say(f"feeds/stateChanged: {', '.join(states)}")
+    say(f"feeds/items 0..<2: {', '.join(str(item['id']) for item in first.items)}")
+
+
+def tour_places(client: Client) -> None:
+    categories = client.places_categories().items
+    say(f"places/categories: {len(categories)}, e.g. {categories[1].code} {categories[1].name}")
+    found = client.places_search(
+        category="CS2", x=126.9779692, y=37.566535, radius=1000, sort="distance", size=5
+    )
+    say(f"convenience stores within 1 km of Seoul City Hall: {found.meta.total_count}, nearest first:")
+    for place in found.items:
+        say(f"{place.place_name}, {place.distance} m, {place.road_address_name or place.address_name}", 4)
+    if found.items:
+        again = client.places_get(id=found.items[0].id)
+        say(f"places/get {again.id}: {again.place_name}, {again.phone or 'no phone'}")
+
+
 # ---------------------------------------------------------------- sections
 
 
@@ -158,9 +203,9 @@ SECTIONS: List[Section] = [
     Section("quotes", ("quotes/random", "quotes/list"), tour_quotes),
     Section("products", ("products/list", "products/create", "products/update", "products/delete",
                          "suppliers/list"), tour_products),
-    Section("feeds", ("feeds/open", "feeds/loadMore", "feeds/items", "feeds/close"), None),
-    Section("photos", ("photos/list", "photos/image"), None),
-    Section("places", ("places/categories", "places/search", "places/get"), None),
+    Section("feeds", ("feeds/open", "feeds/loadMore", "feeds/items", "feeds/close"), tour_feeds),
+    Section("photos", ("photos/list", "photos/image"), tour_photos),
+    Section("places", ("places/categories", "places/search", "places/get"), tour_places),
 ]
 
 
