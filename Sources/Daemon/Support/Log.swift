@@ -42,7 +42,7 @@ enum Log {
 
   static func write(_ level: LogLevel, _ message: String, _ metadata: [String: String]) {
     guard isEnabled(level) else { return }
-    var line = "time=\(Timestamp.now()) level=\(level) msg=\(quoted(message))"
+    var line = "time=\(RFC3339.now()) level=\(level) msg=\(quoted(message))"
     for key in metadata.keys.sorted() {
       line += " \(key)=\(quoted(metadata[key] ?? ""))"
     }

@@ -1,32 +1,15 @@
+import Services
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// Starts a detached OS thread running `body`. The daemon's reader and
-/// writer block in read(2) and write(2), which must not happen on the Swift
-/// concurrency pool.
+/// Starts a detached OS thread running `body`, or ends the process: the
+/// daemon's reader and writer block in read(2) and write(2), which must not
+/// happen on the Swift concurrency pool, and it cannot serve without them.
 func startThread(stackSize: Int = 8 << 20, _ body: @escaping @Sendable () -> Void) {
-  final class Box: Sendable {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-  }
-  let box = Unmanaged.passRetained(Box(body)).toOpaque()
-  var attributes = pthread_attr_t()
-  pthread_attr_init(&attributes)
-  pthread_attr_setstacksize(&attributes, stackSize)
-  pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-  var thread = pthread_t()
-  let status = pthread_create(
-    &thread, &attributes,
-    { argument in
-      guard let argument else { return nil }
-      Unmanaged<Box>.fromOpaque(argument).takeRetainedValue().body()
-      return nil
-    }, box)
-  pthread_attr_destroy(&attributes)
-  if status != 0 {
-    Unmanaged<Box>.fromOpaque(box).release()
-    Log.error("could not start a thread", ["errno": "\(status)"])
+  guard DedicatedThread.start(stackSize: stackSize, body) else {
+    Log.error("could not start a thread", ["errno": "\(errno)"])
     exit(70)
   }
 }

@@ -1,3 +1,5 @@
+import Protocol
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -25,7 +27,7 @@ final class Tracer: Sendable {
   /// whitespace between JSON tokens, so they are written as spaces; bytes that
   /// are not UTF-8 (a client's garbage) become U+FFFD, so the trace stays text.
   func record(_ direction: Direction, _ body: UnsafeBufferPointer<UInt8>) {
-    var line = Array("\(Timestamp.now()) \(direction.rawValue) ".utf8)
+    var line = Array("\(RFC3339.now()) \(direction.rawValue) ".utf8)
     let start = line.count
     if String(validating: body, as: UTF8.self) != nil {
       line.append(contentsOf: body)
