@@ -315,7 +315,7 @@ METHODS = [
     },
     {
         "name": "feeds/open",
-        "summary": "Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds: -32602 on source beyond.",
+        "summary": "Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds (the --max-open-feeds setting): -32602 on source beyond.",
         "params": [
             param("source", {"enum": ["photos", "products", "places", "quotes"]}, "the list to page through", True),
             param("query", {"type": "object"}, "the source's list/search params, without paging params"),

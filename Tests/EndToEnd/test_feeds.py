@@ -128,6 +128,16 @@ def test_open_feeds_are_bounded(daemon):
     open_feed(daemon)
 
 
+@pytest.mark.parametrize("how", ["flag", "env"])
+def test_the_open_feeds_bound_is_a_setting(spawn, how):
+    d = spawn("--max-open-feeds", "3") if how == "flag" else spawn(env={"CATALOGD_MAX_OPEN_FEEDS": "3"})
+    d.initialize()
+    for _ in range(3):
+        open_feed(d)
+    err = assert_error(d.call("feeds/open", {"source": "photos"}), INVALID_PARAMS, data={"field": "source"})
+    assert "(3)" in err["data"]["reason"]
+
+
 # ---------------------------------------------------------------- a scriptable upstream
 
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Protocol
+import Services
 
 /// Everything the daemon can be told, resolved from (weakest first) its
 /// defaults, the JSON config file, the environment and the command line.
@@ -20,6 +21,7 @@ struct Configuration: Sendable {
   var maxDepth = JSONParser.defaultMaxDepth
   var maxInFlight = 256
   var maxQueuedOutputBytes = 64 << 20
+  var maxOpenFeeds = FeedEngine.defaultMaxOpenFeeds
   /// The config file that was read, if any.
   var configPath: String?
 
@@ -126,6 +128,12 @@ struct Setting: Sendable {
       help: "output waiting for the client before the daemon stops reading (default 67108864)"
     ) { configuration, value throws(ConfigurationError) in
       configuration.maxQueuedOutputBytes = try positive(value)
+    },
+    Setting(
+      flag: "--max-open-feeds", environment: "CATALOGD_MAX_OPEN_FEEDS", key: "maxOpenFeeds",
+      valueName: "N", help: "feeds a session may hold open at once (default 64)"
+    ) { configuration, value throws(ConfigurationError) in
+      configuration.maxOpenFeeds = try positive(value)
     },
   ]
 

@@ -12,7 +12,7 @@ final class ServiceHub: Sendable {
   let products: ProductsService
   let photos: PhotosService
   /// The session's feeds (server-side pagination over the services' lists).
-  let feeds = FeedEngine()
+  let feeds: FeedEngine
   let places: PlacesService
   /// The per-device UUID the product upstream receives; set by `initialize`.
   let clientIdentity = ClientIdentity()
@@ -22,6 +22,7 @@ final class ServiceHub: Sendable {
 
   init(configuration: Configuration) {
     let timeout = Duration.milliseconds(configuration.upstreamTimeoutMilliseconds)
+    feeds = FeedEngine(maxOpenFeeds: configuration.maxOpenFeeds)
     quotes = QuotesService(
       backend: configuration.quotesURL.map { RemoteQuoteBackend(baseURL: $0, timeout: timeout) }
         ?? EmbeddedQuoteBackend())

@@ -280,7 +280,8 @@ class ClientMethods:
         """Opens an idle, empty feed over a source's list; query holds that list's filters (products:
         query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort;
         photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at
-        most the first 45 places. At most 64 open feeds: -32602 on source beyond.
+        most the first 45 places. At most 64 open feeds (the --max-open-feeds setting): -32602 on
+        source beyond.
 
         Calls `feeds/open`.
 
@@ -976,7 +977,8 @@ class AsyncClientMethods:
         """Opens an idle, empty feed over a source's list; query holds that list's filters (products:
         query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort;
         photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at
-        most the first 45 places. At most 64 open feeds: -32602 on source beyond.
+        most the first 45 places. At most 64 open feeds (the --max-open-feeds setting): -32602 on
+        source beyond.
 
         Calls `feeds/open`.
 
