@@ -59,7 +59,13 @@ final class DaemonProcess {
   }
 
   /// The child's peak resident set size so far (`VmHWM` in /proc), in KiB.
-  func peakResidentKilobytes() throws -> Int {
+  func peakResidentKilobytes() throws -> Int { try statusKilobytes("VmHWM") }
+
+  /// The child's resident set size now (`VmRSS` in /proc), in KiB.
+  func residentKilobytes() throws -> Int { try statusKilobytes("VmRSS") }
+
+  /// A "kB" line of `/proc/PID/status`, such as `VmHWM`.
+  private func statusKilobytes(_ name: String) throws -> Int {
     let fd = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw BenchError.system(call: "open /proc/\(pid)/status", errno: errno) }
     defer { close(fd) }
@@ -68,10 +74,11 @@ final class DaemonProcess {
     guard count > 0 else { throw BenchError.system(call: "read /proc/\(pid)/status", errno: errno) }
     let text = String(decoding: status[0..<count], as: UTF8.self)
     // The line reads "VmHWM:\t   12345 kB".
-    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
       let kilobytes = Int(
-        line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
-    else { throw BenchError.harness("no VmHWM line in /proc/\(pid)/status") }
+        line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+          ?? "")
+    else { throw BenchError.harness("no \(name) line in /proc/\(pid)/status") }
     return kilobytes
   }
 

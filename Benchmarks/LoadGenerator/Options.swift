@@ -7,6 +7,7 @@ struct Options {
                           [--pingpong N] [--spawns N] [--timeout SECONDS] [--json]
            catalogd-bench --calibrate [--framing ndjson|lsp] [--json]
            catalogd-bench --products N [--json]
+           catalogd-bench --feeds [--photo-files N] [--feed-products N] [--open-feeds N] [--json]
 
       --binary PATH      the daemon (default $CATALOGD_BIN, else .build/release/catalogd)
       --requests N       pipelined echo requests per framing; 0 skips (default 100000)
@@ -18,6 +19,11 @@ struct Options {
       --calibrate        measure the bench's own ceiling with no daemon (10^6 requests)
       --products N       only the products figures, on a catalog of N products (seeded once
                          into .build/bench-data/products-N with `catalogd seed products N`)
+      --feeds            only the feeds and photos figures (indexing drops the OS caches when
+                         run as root, else calls posix_fadvise on each file)
+      --photo-files N    image files generated once into .build/bench-data/photos-N (100000)
+      --feed-products N  the products feed's catalog, seeded like --products (100000)
+      --open-feeds N     feeds held open at once in one daemon for the memory figure (1000)
     """
 
   var binary = getenv("CATALOGD_BIN").map { String(cString: $0) } ?? ".build/release/catalogd"
@@ -29,6 +35,10 @@ struct Options {
   var json = false
   var calibrate = false
   var products = 0
+  var feeds = false
+  var photoFiles = 100_000
+  var feedProducts = 100_000
+  var openFeeds = 1_000
   var help = false
 
   init(_ arguments: some Sequence<String>) throws {
@@ -58,6 +68,10 @@ struct Options {
       case "--json": json = true
       case "--calibrate": calibrate = true
       case "--products": products = try count()
+      case "--feeds": feeds = true
+      case "--photo-files": photoFiles = max(1, try count())
+      case "--feed-products": feedProducts = max(1, try count())
+      case "--open-feeds": openFeeds = max(1, try count())
       case "-h", "--help": help = true
       case "--framing":
         let text = try value()

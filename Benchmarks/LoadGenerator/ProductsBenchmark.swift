@@ -18,13 +18,7 @@ struct ProductsBenchmark {
 
   func run(into report: inout Report) throws {
     let count = options.products
-    let seeded = ".build/bench-data/products-\(count)"
-    if access(seeded + "/catalog.sqlite", R_OK) != 0 {
-      printError("seeding \(count) products into \(seeded) (once)…")
-      try spawnAndWait(options.binary, ["seed", "products", String(count), "--data-dir", seeded])
-    }
-    let work = try TempDirectory()
-    try spawnAndWait("/bin/cp", ["-r", seeded + "/.", work.path])
+    let work = try seededCatalog(count, binary: options.binary)
     report.setting("products", "\(count)")
 
     let client = try LineClient(
@@ -42,7 +36,7 @@ struct ProductsBenchmark {
     while walked < depth {
       let cursorParam = cursor.isEmpty ? "" : #","cursor":"\#(cursor)""#
       let reply = try client.call(#""products/list","params":{"limit":100\#(cursorParam)}"#)
-      cursor = try field("nextCursor", in: reply)
+      cursor = try stringField("nextCursor", in: reply)
       walked += 100
     }
     let deepParam = cursor.isEmpty ? "" : #","cursor":"\#(cursor)""#
@@ -117,100 +111,6 @@ struct ProductsBenchmark {
       }
       if index >= warmUp { samples.append(monotonicNanoseconds() - started) }
     }
-    let percentiles = Percentiles(samples)
-    var figure = Figure(
-      key: key, label: label,
-      unit:
-        "ms (p99 \(formatted(Double(percentiles.at(99)) / 1e6, decimals: 3, grouped: false)))",
-      decimals: 3, target: .atMost(target))
-    figure.value = Double(percentiles.at(50)) / 1e6
-    return figure
-  }
-
-  /// The string value of `"name":"…"` in a reply (cursors hold no escapes).
-  private func field(_ name: String, in reply: String) throws -> String {
-    guard let start = reply.firstRange(of: "\"\(name)\":\"") else {
-      throw BenchError.wrongReplies("no \(name) in \(reply.prefix(300))")
-    }
-    let rest = reply[start.upperBound...]
-    guard let end = rest.firstIndex(of: "\"") else {
-      throw BenchError.wrongReplies("unterminated \(name)")
-    }
-    return String(rest[..<end])
-  }
-}
-
-/// Runs a program to its end; throws unless it exits 0.
-func spawnAndWait(_ executable: String, _ arguments: [String]) throws {
-  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-  defer {
-    for argument in argv { free(argument) }
-  }
-  var pid = pid_t()
-  let status = posix_spawnp(&pid, executable, nil, nil, argv, environ)
-  guard status == 0 else {
-    throw BenchError.system(call: "posix_spawn \(executable)", errno: status)
-  }
-  var waitStatus: Int32 = 0
-  while waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR {}
-  guard waitStatus == 0 else { throw BenchError.badExit(waitStatus: waitStatus) }
-}
-
-/// A minimal NDJSON client for request/reply benchmarks: one request at a
-/// time, replies read as lines; notifications are skipped.
-final class LineClient {
-  private let process: DaemonProcess
-  private var buffer: [UInt8] = []
-  private var nextID = 1
-
-  init(binary: String, arguments: [String]) throws {
-    process = try DaemonProcess(executable: binary, arguments: arguments)
-  }
-
-  /// Sends `{"jsonrpc":"2.0","id":N,"method":` + `methodAndParams` + `}`.
-  func send(_ methodAndParams: String) throws {
-    let line = #"{"jsonrpc":"2.0","id":\#(nextID),"method":\#(methodAndParams)}"# + "\n"
-    nextID += 1
-    try Array(line.utf8).withUnsafeBytes { try writeAll(process.input, $0) }
-  }
-
-  /// Sends one request and returns its reply line.
-  func call(_ methodAndParams: String) throws -> String {
-    try send(methodAndParams)
-    while true {
-      let line = try readLine()
-      if !line.hasPrefix(#"{"jsonrpc":"2.0","method""#) { return line }
-    }
-  }
-
-  func readReplies(_ count: Int, ignoringNotifications: Bool) throws {
-    var replies = 0
-    while replies < count {
-      let line = try readLine()
-      if line.hasPrefix(#"{"jsonrpc":"2.0","method""#) { continue }
-      if line.contains(#""error":"#) { throw BenchError.wrongReplies(String(line.prefix(300))) }
-      replies += 1
-    }
-  }
-
-  func close() throws {
-    _ = try call(#""shutdown""#)
-    try send(#""exit""#)
-    process.closeInput()
-    _ = try process.wait()
-  }
-
-  private func readLine() throws -> String {
-    while true {
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: buffer[..<newline], as: UTF8.self)
-        buffer.removeSubrange(...newline)
-        return line
-      }
-      var chunk = [UInt8](repeating: 0, count: 1 << 16)
-      let count = read(process.output, &chunk, chunk.count)
-      guard count > 0 else { throw BenchError.daemonClosedOutput(answered: 0, expected: 1) }
-      buffer.append(contentsOf: chunk[0..<count])
-    }
+    return latencyFigure(key, label, samples, target: target)
   }
 }

@@ -19,6 +19,8 @@ struct Figure {
   var value: Double?
   /// Why the measurement failed.
   var error: String? = nil
+  /// What else a reader needs beside the value (a p99, how the cache was emptied), shown after it.
+  var detail: String? = nil
 
   /// Whether the value meets the target; nil without one or without a value.
   var met: Bool? {
@@ -42,10 +44,10 @@ struct Figure {
       bound = "target ≥ " + formatted(value, decimals: value < 1 ? 1 : 0, grouped: true)
     case .atMost(let value):
       bound = "target ≤ " + formatted(value, decimals: value < 1 ? 1 : 0, grouped: true)
-    case nil: return measured
+    case nil: return measured + (detail.map { "  " + $0 } ?? "")
     }
-    return padded(measured, to: 40) + padded(bound + " " + unit, to: 26)
-      + (met == true ? "ok" : "MISSED")
+    return padded(measured + "  ", to: 40) + padded(bound + " " + unit, to: 26)
+      + (met == true ? "ok" : "MISSED") + (detail.map { "  " + $0 } ?? "")
   }
 
   /// `"throughputNdjson": {"value": 512345, "unit": "req/s", …}`
@@ -60,6 +62,7 @@ struct Figure {
     case nil: break
     }
     if let met { members.append("\"met\": \(met)") }
+    if let detail { members.append("\"detail\": " + jsonString(detail)) }
     if let error { members.append("\"error\": " + jsonString(error)) }
     return jsonString(key) + ": {" + members.joined(separator: ", ") + "}"
   }

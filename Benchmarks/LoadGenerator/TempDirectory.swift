@@ -18,7 +18,7 @@ final class TempDirectory {
 
 /// Removes `path` and, if it is a directory, everything in it; links are removed, not followed.
 /// (Glibc's `nftw` is not visible from Swift.)
-private func removeTree(_ path: String) {
+func removeTree(_ path: String) {
   guard unlink(path) != 0, errno == EISDIR, let directory = opendir(path) else { return }
   while let entry = readdir(directory) {
     let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in

@@ -32,6 +32,13 @@ func run(_ arguments: ArraySlice<String>) -> Int32 {
       printError("catalogd-bench: \(error)")
       return 1
     }
+  } else if options.feeds {
+    do {
+      try FeedsBenchmark(options: options).run(into: &report)
+    } catch {
+      printError("catalogd-bench: \(error)")
+      return 1
+    }
   } else {
     guard access(options.binary, X_OK) == 0 else {
       printError(

@@ -1,0 +1,75 @@
+import Glibc
+
+/// A minimal NDJSON client for request/reply benchmarks: one request at a
+/// time, replies read as lines; notifications are skipped.
+final class LineClient {
+  let process: DaemonProcess
+  private var buffer: [UInt8] = []
+  private var nextID = 1
+  /// Notifications skipped by `call` so far.
+  private(set) var notificationsSkipped = 0
+
+  init(binary: String, arguments: [String]) throws {
+    process = try DaemonProcess(executable: binary, arguments: arguments)
+  }
+
+  /// Sends `{"jsonrpc":"2.0","id":N,"method":` + `methodAndParams` + `}`.
+  func send(_ methodAndParams: String) throws {
+    let line = #"{"jsonrpc":"2.0","id":\#(nextID),"method":\#(methodAndParams)}"# + "\n"
+    nextID += 1
+    try Array(line.utf8).withUnsafeBytes { try writeAll(process.input, $0) }
+  }
+
+  /// Sends one request and returns its reply line.
+  func call(_ methodAndParams: String) throws -> String {
+    try send(methodAndParams)
+    while true {
+      let line = try readLine()
+      if !line.hasPrefix(#"{"jsonrpc":"2.0","method""#) { return line }
+      notificationsSkipped += 1
+    }
+  }
+
+  func readReplies(_ count: Int, ignoringNotifications: Bool) throws {
+    var replies = 0
+    while replies < count {
+      let line = try readLine()
+      if line.hasPrefix(#"{"jsonrpc":"2.0","method""#) { continue }
+      if line.contains(#""error":"#) { throw BenchError.wrongReplies(String(line.prefix(300))) }
+      replies += 1
+    }
+  }
+
+  func close() throws {
+    _ = try call(#""shutdown""#)
+    try send(#""exit""#)
+    process.closeInput()
+    _ = try process.wait()
+  }
+
+  private func readLine() throws -> String {
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeSubrange(...newline)
+        return line
+      }
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      let count = read(process.output, &chunk, chunk.count)
+      guard count > 0 else { throw BenchError.daemonClosedOutput(answered: 0, expected: 1) }
+      buffer.append(contentsOf: chunk[0..<count])
+    }
+  }
+}
+
+/// The string value of `"name":"…"` in a reply (the values looked for hold no escapes).
+func stringField(_ name: String, in reply: String) throws -> String {
+  guard let start = reply.firstRange(of: "\"\(name)\":\"") else {
+    throw BenchError.wrongReplies("no \(name) in \(reply.prefix(300))")
+  }
+  let rest = reply[start.upperBound...]
+  guard let end = rest.firstIndex(of: "\"") else {
+    throw BenchError.wrongReplies("unterminated \(name)")
+  }
+  return String(rest[..<end])
+}
