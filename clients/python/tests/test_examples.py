@@ -1,27 +1,26 @@
-"""The examples run: the tour, the feed model, and the feed app in its plain
-and full-screen views."""
+"""The examples run: the tour, the feed model, and the feed app piped and on a
+pseudo-terminal."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-import select
+import re
 import subprocess
 import sys
-import time
-from typing import List
+from typing import Dict, List, Optional
 
 import pytest
-from client_support import PACKAGE_ROOT, run
+from client_support import PACKAGE_ROOT, REPO_ROOT, run, trace_lines
 
 from catalogd import AsyncClient, Client
 from catalogd.examples import tour
-from catalogd.examples.feed import QuoteFeed
+from catalogd.examples.feed import Feed
 
 
-def example(daemons, module: str, *args: str, input: str = "", timeout: float = 60) -> subprocess.CompletedProcess:
-    env = daemons.env({"PYTHONPATH": str(PACKAGE_ROOT)})
+def example(daemons, module: str, *args: str, input: str = "", timeout: float = 60,
+            env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess:
+    env = daemons.env({"PYTHONPATH": str(PACKAGE_ROOT), **(env or {})})
     return subprocess.run(
         [sys.executable, "-m", f"catalogd.examples.{module}", "--bin", daemons.bin, *args],
         input=input, capture_output=True, text=True, timeout=timeout, env=env, cwd=str(daemons.base),
@@ -72,93 +71,140 @@ def test_the_tour_skips_what_the_daemon_does_not_serve(client, capsys):
     assert "this tour has no section for it yet" in out
 
 
-def test_the_feed_model_pages_joins_and_refreshes(daemons):
+def trace_methods(path) -> List[str]:
+    """The methods of the messages the daemon received and sent, in order."""
+    out = []
+    for line in trace_lines(path):
+        message = json.loads(line.split(" ", 2)[2])
+        if "method" in message:
+            out.append(message["method"])
+    return out
+
+
+def screens(stdout: str) -> List[str]:
+    """The screens a piped run of the feed app printed."""
+    return [s for s in re.split(r"^-+\n", stdout, flags=re.M) if s]
+
+
+def test_the_feed_model_mirrors_the_daemons_feed(daemons):
     trace = daemons.trace_path()
 
     async def main() -> None:
         async with daemons("--trace", str(trace), cls=AsyncClient) as c:
-            feed = QuoteFeed(c, page_size=4, delay_ms=200)
-            first, joined = await asyncio.gather(feed.load_more(), feed.load_more())
-            assert first == joined == (0, 4, False), "a second load_more joins the running one"
-            assert feed.pages_loaded == 1 and not feed.loading
-            assert await feed.load_more() == (4, 8, False)
-            ids = [q.id for q in feed.items]
-            assert len(set(ids)) == 8
-            assert await feed.refresh() == (0, 4, False)
-            assert [q.id for q in feed.items] == ids[:4]
+            changes: List[str] = []
+            feed = Feed(c, "photos", page_size=50, on_change=lambda: changes.append(feed.state))
+            await feed.open()
+            assert feed.state == "idle" and feed.items == []
+            feed.load_more()
+            feed.load_more()  # asked twice before the first answer: the daemon joins them
+            await feed.settled()
+            assert len(feed.items) == 50 and feed.state == "idle"
+            assert "loading" in changes
 
-            one_author = QuoteFeed(c, page_size=100, author="albert-einstein")
-            start, end, end_reached = await one_author.load_more()
-            assert end_reached and end > 0 and one_author.end_reached
-            assert await one_author.load_more() == (end, end, True)
+            while feed.state != "ended":
+                feed.load_more()
+                await feed.settled()
+            assert len(feed.items) == 120 and len({p["id"] for p in feed.items}) == 120
+            held = await c.feeds_items(feed_id=feed.feed_id, start=0, end=200)
+            assert held.items == feed.items, "the mirror holds what the daemon holds"
 
-            broken = QuoteFeed(c, page_size=1000)
-            assert await broken.load_more() == (0, 0, False)
-            assert broken.error and "limit" in broken.error
-            broken.page_size = 5
-            assert await broken.load_more() == (0, 5, False), "a failed load is retried on the same page"
-            for f in (feed, one_author, broken):
-                f.close()
+            seen: List[int] = []
+            feed.refresh(then=lambda: seen.append(len(feed.items)))
+            await feed.settled()
+            assert feed.generation == 1 and seen == [50] and feed.state == "idle"
+            assert "refreshing" in changes
+
+            other = Feed(c, "products", query={"query": "우유"}, page_size=5)
+            await other.open()
+            other.load_more()
+            await other.settled()
+            assert len(other.items) == 5 and len(feed.items) == 50, "each feed sees its own pages"
+            for f in (feed, other):
+                await f.close()
 
     run(main())
-    pages = [json.loads(line.split(" <- ", 1)[1]) for line in trace.read_text().splitlines() if " <- " in line]
-    lists = [m["params"] for m in pages if m.get("method") == "quotes/list"]
-    assert [p.get("page") for p in lists[:3]] == [1, 2, 1], lists
+    methods = trace_methods(trace)
+    assert methods.count("feeds/pageLoaded") == 3 + 1 + 1, "the doubled load_more was one fetch"
+    assert methods.count("feeds/close") == 2
 
 
-def test_the_feed_app_plain(daemons):
-    r = example(daemons, "feed", "--pages", "3", "--page-size", "4")
+def test_the_feed_app_piped_scrolls_loads_refreshes_and_closes(daemons):
+    trace = daemons.trace_path()
+    r = example(daemons, "feed", "--source", "products", "--page-size", "10", "--", "--trace", str(trace),
+                input="j" * 12 + "r" + "jj" + "q", env={"LINES": "8", "COLUMNS": "60"})
     assert r.returncode == 0, r.stderr
-    assert r.stdout.count("Loading page") == 3
-    assert "  12. “" in r.stdout and "  13. “" not in r.stdout
-    r = example(daemons, "feed", "--plain", "--page-size", "2", input="\nq\n")
+    shown = screens(r.stdout)
+    assert re.search(r"^products · 0 · ⠋ loading…$", shown[0], re.M), "the first load shows its state"
+    assert any(re.search(r"^products · \d+/10 · ⠋ loading…$", s, re.M) for s in shown[2:]), "scrolling loads more"
+    assert any(re.search(r"^> +13  #", s, re.M) for s in shown), "the cursor went 12 lines down"
+    refreshing = next(i for i, s in enumerate(shown) if "⠋ refreshing…" in s)
+    assert re.search(r"^products · 0 · ⠋ refreshing…$", shown[refreshing], re.M), "the list empties at once"
+    assert re.search(r"^> +3  #", shown[-1], re.M) and "3/10" in shown[-1], "after the refresh: one page, scrolled"
+    for screen in shown:
+        assert len(screen.splitlines()) == 8
+        # Hangul syllables take two cells of a terminal.
+        assert all(sum(2 if "가" <= ch <= "힣" else 1 for ch in line) <= 60 for line in screen.splitlines())
+    methods = [m for m in trace_methods(trace) if m.startswith("feeds/") and "/" in m]
+    asked = [m for m in methods if m in ("feeds/open", "feeds/loadMore", "feeds/refresh", "feeds/close")]
+    assert asked == ["feeds/open", "feeds/loadMore", "feeds/loadMore", "feeds/refresh", "feeds/close"], asked
+
+
+def test_the_feed_app_scrolls_the_photos_to_their_end(daemons):
+    r = example(daemons, "feed", "--page-size", "50", input="GGGG", env={"LINES": "10", "COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr  # the end of the input quits
+    last = screens(r.stdout)[-1]
+    assert re.search(r"^photos · 120/120 · the end$", last, re.M), last
+    assert re.search(r"^> *120  [0-9a-f]+  \d+×\d+  by ", last, re.M), last
+
+
+def test_the_feed_app_shows_a_failed_load_and_retries_on_enter(daemons):
+    trace = daemons.trace_path()
+    r = example(daemons, "feed", "--", "--photos-url", "http://127.0.0.1:9", "--trace", str(trace),
+                input="j\nq", env={"LINES": "6", "COLUMNS": "100"})
     assert r.returncode == 0, r.stderr
-    assert "Loading page 2…" in r.stdout and "Loading page 3…" not in r.stdout
+    shown = screens(r.stdout)
+    failed = "photos · 0 · failed: The photos server is unavailable. (Enter: retry)"
+    loading = "photos · 0 · ⠋ loading…"
+    statuses = [s.splitlines()[-2] for s in shown]
+    assert statuses == [loading, failed, failed, loading, failed], "j does not retry a failed load; Enter does"
+    assert trace_methods(trace).count("feeds/loadMore") == 2
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
-def test_the_feed_app_scrolls_with_the_keyboard(daemons):
-    import fcntl
-    import struct
-    import termios
-
+@pytest.mark.timeout_s(90)
+def test_the_feed_app_on_a_terminal_reads_raw_keys_and_restores_the_terminal(daemons):
+    trace = daemons.trace_path()
     with Client(daemons.bin, ["--data-dir", str(daemons.data_dir())], daemons.env()) as c:
-        page1 = c.quotes_list(page=1, limit=5).items
-        page3 = c.quotes_list(page=3, limit=5).items
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        feed = c.feeds_open(source="photos", page_size=30)
+        c.feeds_load_more(feed_id=feed.feed_id)
+        photos = c.feeds_items(feed_id=feed.feed_id, start=0, end=30).items
+    steps = [
+        ["wait", 3], ["raw", None], ["mark", None],
+        *[step for _ in range(8) for step in (["send", "j"], ["wait", 0.1])],
+        *[step for _ in range(8) for step in (["send", "\x1b[B"], ["wait", 0.1])],  # arrow keys
+        ["wait", 0.5], ["mark", None],
+        ["send", "r"], ["wait", 1], ["mark", None],
+        ["send", "\x03"], ["wait", 1],  # Ctrl-C quits like q
+    ]
     env = daemons.env({"PYTHONPATH": str(PACKAGE_ROOT), "TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "catalogd.examples.feed", "--bin", daemons.bin, "--page-size", "5", "--delay-ms", "100"],
-        stdin=slave, stdout=slave, stderr=slave, env=env, cwd=str(daemons.base), start_new_session=True,
+    r = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "scripts" / "pty-run.py"), "12", "100", json.dumps(steps), "--",
+         sys.executable, "-m", "catalogd.examples.feed", "--bin", daemons.bin, "--page-size", "10",
+         "--", "--trace", str(trace)],
+        capture_output=True, text=True, timeout=60, env=env, cwd=str(daemons.base),
     )
-    os.close(slave)
-    chunks: List[bytes] = []
-
-    def pump(seconds: float) -> None:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            ready, _, _ = select.select([master], [], [], 0.05)
-            if ready:
-                try:
-                    chunks.append(os.read(master, 65536))
-                except OSError:
-                    return
-
-    try:
-        pump(2.0)
-        for key in b"jjjjjjjjjj":  # ten down: pages 2 and 3 load as the selection nears the end
-            os.write(master, bytes([key]))
-            pump(0.15)
-        pump(1.5)
-        os.write(master, b"q")
-        pump(1.0)
-        assert proc.wait(10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
-    screen = b"".join(chunks).decode("utf-8", "replace")
-    assert "catalogd quotes" in screen and "Loading" in screen
-    assert page1[0].author in screen
-    assert any(q.author in screen for q in page3), "scrolling down loaded page 3"
+    assert r.returncode == 0, r.stderr
+    run = json.loads(r.stdout)
+    start, moved, refreshed, quit = run["segments"]
+    assert run["exitCode"] == 0, start + quit
+    assert start.startswith("\x1b[?1049h\x1b[?25l"), "the alternate screen, no cursor"
+    assert photos[0]["id"] in start and "photos · 1/10\x1b[K" in start
+    assert run["raw"] == [True], "raw: keys one by one, Ctrl-C a key"
+    assert re.search(r"\x1b\[7m  17  " + photos[16]["id"], moved), "the cursor went down 16 lines"
+    assert "photos · 17/30\x1b[K" in moved, "pages loaded as the cursor neared the end"
+    assert "photos · 1/10\x1b[K" in refreshed
+    assert quit.endswith("\x1b[?25h\x1b[?1049l"), "the cursor and the main screen come back"
+    assert run["restored"], "the terminal is left as it was found"
+    methods = trace_methods(trace)
+    assert methods.count("feeds/loadMore") >= 3 and methods.count("feeds/refresh") == 1
+    assert methods.index("feeds/close") < methods.index("shutdown")

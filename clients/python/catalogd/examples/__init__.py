@@ -1,8 +1,9 @@
 """Runnable examples of the catalogd client:
 
     python3 -m catalogd.examples.tour   # every service the daemon serves, one section each
-    python3 -m catalogd.examples.feed   # scroll a feed of quotes with the keyboard
+    python3 -m catalogd.examples.feed   # scroll the photo or product feed with the keyboard
 
 Both find the daemon with `--bin`, else `$CATALOGD_BIN`, else `catalogd` on
-PATH, else the debug build of the repository they are part of.
+PATH, else the debug build of the repository they are part of, or of the
+current directory (once installed with pip).
 """

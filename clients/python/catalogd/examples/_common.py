@@ -12,17 +12,20 @@ _REPO_ROOT = Path(__file__).resolve().parents[4]
 
 
 def daemon_binary(explicit: Optional[str]) -> str:
-    """`--bin`, else `$CATALOGD_BIN`, else PATH, else `<repo>/.build/{debug,release}/catalogd`
-    when the examples run from a checkout of the repository. Exits with a
+    """`--bin`, else `$CATALOGD_BIN`, else PATH, else `.build/{debug,release}/catalogd`
+    of the checkout the examples run from, or (once pip installed them
+    elsewhere) of the current directory, so that `python3 -m
+    catalogd.examples.tour` works at the repository's root. Exits with a
     message when there is none."""
     try:
         return find_binary(explicit)
     except (FileNotFoundError, PermissionError) as e:
         if explicit is None:
-            for build in ("debug", "release"):
-                candidate = _REPO_ROOT / ".build" / build / "catalogd"
-                if candidate.is_file():
-                    return str(candidate)
+            for root in (_REPO_ROOT, Path.cwd()):
+                for build in ("debug", "release"):
+                    candidate = root / ".build" / build / "catalogd"
+                    if candidate.is_file():
+                        return str(candidate)
         raise SystemExit(f"{e}\n(build it with `swift build` at the root of the repository)") from None
 
 

@@ -1,337 +1,447 @@
-"""Scroll a feed of quotes with the keyboard; pages load as you near the end.
+"""Scroll the photo or product feed with the keyboard; pages load as you near the end.
 
-    python3 -m catalogd.examples.feed [--page-size N] [--author SLUG] [--tag TAG]
-                                      [--delay-ms MS] [--plain] [--pages N] [--bin PATH] [-- DAEMON ARGS...]
+    python3 -m catalogd.examples.feed [--source photos|products] [--query TEXT]
+                                      [--page-size N] [--bin PATH] [-- DAEMON ARGS...]
 
-Keys: ↓ j / ↑ k move, PgDn space / PgUp b page, g / G first / last,
-r refresh, q quit. A spinner shows while a page loads; `--delay-ms 800`
-slows each page down so you can watch it. `--plain` (the default when stdout
-is not a terminal) prints page after page instead: Enter for more, q to quit,
-or `--pages N` to print N pages and stop.
+The feed lives in the daemon (`feeds/open`); this app mirrors it. When the
+cursor comes within a screen of the end of what is loaded it asks for the next
+page (`feeds/loadMore`), appends what `feeds/pageLoaded` brings, and shows the
+state of the last `feeds/stateChanged` (loading, refreshing, failed, ended) in
+its status line. `r` is pull-to-refresh (`feeds/refresh`); quitting closes the
+feed (`feeds/close`).
 
-The feed's state lives in `QuoteFeed`, shaped like the daemon's feeds
-service (`feeds/open`, `feeds/loadMore` → `{start, end, endReached}`,
-`feeds/refresh`): today it pages with `quotes/list`; when feeds land, its
-`_fetch` becomes `feeds/loadMore` with `feeds/pageLoaded` notifications and
-the views stay as they are.
+Keys: ↓ j / ↑ k move, PgDn space / PgUp b page, g / G top / end of what is
+loaded, Enter loads more now (and retries after a failure), r refresh,
+q or Ctrl-C quit.
+
+On a terminal the keyboard is read in raw mode and the list is drawn full
+screen. When stdin or stdout is not a terminal, the keys come from stdin
+(`printf 'jjjjq' | python3 -m catalogd.examples.feed`): each is handled after
+the loads it started have ended, every screen is printed as plain text (its
+size from $LINES and $COLUMNS), and the end of the input quits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import codecs
+import os
+import re
+import shutil
+import signal
 import sys
-import textwrap
-import time
-from typing import Any, Callable, List, Optional, Tuple
+import unicodedata
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Set, TextIO
 
-from .. import AsyncClient, CatalogdError, DaemonExited, Quote, QuotesLoading
+from .. import AsyncClient, CatalogdError, DaemonExited, FeedsPageLoaded, FeedsStateChanged, Photo, Product
 from ._common import daemon_binary, parser, split_daemon_args
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-PREFETCH = 3
-"""Load the next page when the selection is this close to the end."""
+BUSY = ("loading", "refreshing")
 
 
-class QuoteFeed:
-    """A paginated list of quotes whose next page loads on demand.
+class Feed:
+    """A feed of the daemon as a screen sees it: the items loaded so far,
+    mirrored from `feeds/pageLoaded`, and the state of the last
+    `feeds/stateChanged`. Nothing is fetched here: the daemon pages, joins a
+    second `loadMore` to the running one and drops pages of older generations.
 
     Attributes:
-        items: the quotes loaded so far.
-        loading: a page is being fetched.
-        daemon_loading: the daemon's own `quotes/loading` state.
-        end_reached: the last page is loaded.
-        error: why the last load failed (the next `load_more` retries the same page).
+        items: the loaded items, as the source's JSON objects.
+        state: idle, loading, refreshing, failed or ended.
+        error: the message of the failed load (the next load retries the same page).
+        generation: grows by one at each refresh.
     """
 
     def __init__(
         self,
         client: AsyncClient,
-        page_size: int = 10,
-        author: Optional[str] = None,
-        tag: Optional[str] = None,
-        delay_ms: int = 0,
+        source: str,
+        query: Optional[Dict[str, Any]] = None,
+        page_size: Optional[int] = None,
         on_change: Callable[[], None] = lambda: None,
     ) -> None:
         self.client = client
+        self.source = source
+        self.query = query
         self.page_size = page_size
-        self.author = author
-        self.tag = tag
-        self.delay_ms = delay_ms
         self.on_change = on_change
-        self.items: List[Quote] = []
-        self.loading = False
-        self.daemon_loading = False
-        self.end_reached = False
+        self.feed_id: Optional[str] = None
+        self.items: List[Dict[str, Any]] = []
+        self.state = "idle"
         self.error: Optional[str] = None
-        self.pages_loaded = 0
-        self._next_page: Optional[int] = 1
-        self._task: "Optional[asyncio.Future[Tuple[int, int, bool]]]" = None
-        self._dispose = client.on_quotes_loading(self._on_quotes_loading)
+        self.generation = 0
+        self._tasks: Set["asyncio.Task[bool]"] = set()
+        self._dispose = [
+            client.on_feeds_page_loaded(self._on_page_loaded),
+            client.on_feeds_state_changed(self._on_state_changed),
+        ]
 
-    def _on_quotes_loading(self, n: QuotesLoading) -> None:
-        self.daemon_loading = n.is_loading
+    async def open(self) -> None:
+        opened = await self.client.feeds_open(source=self.source, query=self.query, page_size=self.page_size)
+        self.feed_id, self.state = opened.feed_id, opened.state
+
+    def _on_page_loaded(self, n: FeedsPageLoaded) -> None:
+        if n.feed_id != self.feed_id:
+            return
+        if n.reset:
+            self.items = []
+        self.generation = n.generation
+        del self.items[n.start :]
+        self.items.extend(n.items)
+        self.on_change()
+
+    def _on_state_changed(self, n: FeedsStateChanged) -> None:
+        if n.feed_id != self.feed_id:
+            return
+        self.state = n.state
+        self.error = n.error.message if n.error is not None else None
+        if n.state == "refreshing":
+            # The daemon dropped the loaded items at once; the list shows what it holds.
+            self.items = []
         self.on_change()
 
     @property
     def busy(self) -> bool:
-        return self.loading or self.daemon_loading
+        """A load or a refresh runs, or was asked for and has not answered yet."""
+        return self.state in BUSY or bool(self._tasks)
 
-    async def load_more(self) -> Tuple[int, int, bool]:
-        """Appends the next page: `(start, end, end_reached)`, the index range
-        added. A call while a load runs joins it, as `feeds/loadMore` does."""
-        if self._task is None or self._task.done():
-            self._task = asyncio.ensure_future(self._fetch())
-        return await asyncio.shield(self._task)
+    def load_more(self, then: Callable[[], None] = lambda: None) -> None:
+        """Asks for the next page in the background; `then` runs when the answer is in."""
+        self._background(self.client.feeds_load_more(feed_id=self._id()), then)
+
+    def refresh(self, then: Callable[[], None] = lambda: None) -> None:
+        """Pull to refresh, in the background: the daemon abandons a running load."""
+        self._background(self.client.feeds_refresh(feed_id=self._id()), then)
+
+    async def settled(self) -> None:
+        """Returns when no load or refresh asked for here is running (including
+        those started by the `then` of another)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks)
+
+    async def close(self) -> None:
+        """Closes the feed in the daemon (a running load then fails there) and
+        stops listening."""
+        for dispose in self._dispose:
+            dispose()
+        if self.feed_id is not None and not self.client.exited:
+            try:
+                await self.client.feeds_close(feed_id=self.feed_id)
+            except (CatalogdError, DaemonExited):
+                pass  # closed already, or the daemon is gone: either way nothing is left to close
+        await self.settled()
+
+    def _id(self) -> str:
+        if self.feed_id is None:
+            raise RuntimeError("open() the feed first")
+        return self.feed_id
+
+    def _background(self, call: Awaitable[Any], then: Callable[[], None]) -> None:
+        async def run() -> bool:
+            try:
+                await call
+            except CatalogdError:
+                pass  # feeds/stateChanged carried the error: the status line shows it
+            except DaemonExited:
+                return False  # the app notices and quits
+            return True
+
+        def done(task: "asyncio.Task[bool]") -> None:
+            # Out of the set first, so that `then` sees no load running and may start the next.
+            self._tasks.discard(task)
+            if not task.cancelled() and task.result():
+                then()
+
+        task = asyncio.ensure_future(run())
+        self._tasks.add(task)
+        task.add_done_callback(done)
+
+
+# ---------------------------------------------------------------- what a row shows
+
+
+def describe(source: str, item: Dict[str, Any]) -> str:
+    """One line for an item, read through the client's dataclasses."""
+    if source == "photos":
+        photo = Photo.from_json(item)
+        return f"{photo.id}  {photo.width}×{photo.height}  by {photo.author or 'unknown'}"
+    if source == "products":
+        p = Product.from_json(item)
+        name = p.name_ko + (f" ({p.name_en})" if p.name_en else "")
+        supplier = f" · {p.supplier.name}" if p.supplier else ""
+        return f"#{p.id} {name} · ₩{p.price:,}{supplier}"
+    return str(item)
+
+
+def cells(ch: str) -> int:
+    """Terminal cells a character takes: Hangul and other wide characters two."""
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def fit(text: str, width: int) -> str:
+    """`text` on one line of at most `width` cells, with … when cut."""
+    flat = re.sub(r"[\r\n\t\f\v]+", " ", text)  # a name with a newline must not break the screen
+    if sum(map(cells, flat)) <= width:
+        return flat
+    out, used = [], 0
+    for ch in flat:
+        if used + cells(ch) > width - 1:
+            break
+        out.append(ch)
+        used += cells(ch)
+    return "".join(out) + "…"
+
+
+def split_keys(text: str) -> List[str]:
+    """The keys in a chunk of input: escape sequences whole, other characters one by one."""
+    return re.findall(r"\x1b\[[0-9;]*[A-Za-z~]|\x1bO[A-Za-z]|\x1b.|.", text, re.S)
+
+
+# ---------------------------------------------------------------- the screen
+
+
+class Pager:
+    """A window on the feed, a cursor and a status line; turns keys into moves and loads."""
+
+    def __init__(self, feed: Feed, out: TextIO, interactive: bool) -> None:
+        self.feed = feed
+        self.out = out
+        self.interactive = interactive
+        self.cursor = 0
+        self.top = 0
+        self.frame = 0
+        self._draw_pending = False
+
+    def changed(self) -> None:
+        """The feed changed. Piped, every change is a screen, in order; on a
+        terminal, a burst of notifications is one redraw."""
+        if not self.interactive:
+            self.render()
+        elif not self._draw_pending:
+            self._draw_pending = True
+            asyncio.get_running_loop().call_soon(self._draw)
+
+    def _draw(self) -> None:
+        self._draw_pending = False
+        self.render()
+
+    @property
+    def size(self) -> os.terminal_size:
+        # shutil reads $LINES and $COLUMNS first, then the terminal: piped runs size themselves.
+        return shutil.get_terminal_size((80, 14))
+
+    @property
+    def rows(self) -> int:
+        return max(3, self.size.lines - 2)
+
+    @property
+    def columns(self) -> int:
+        return max(20, self.size.columns)
+
+    def move(self, delta: float) -> None:
+        last = max(0, len(self.feed.items) - 1)
+        self.cursor = int(min(last, max(0, self.cursor + delta)))
+        self.top = min(self.top, self.cursor)
+        if self.cursor >= self.top + self.rows:
+            self.top = self.cursor - self.rows + 1
+
+    def near_end(self) -> bool:
+        """The cursor is within a screen of the end of what is loaded."""
+        return len(self.feed.items) - self.cursor <= self.rows
 
     def want_more(self) -> None:
-        """Starts loading the next page unless one is loading, the end is
-        reached, or the last load failed (then `load_more` retries)."""
-        if not self.loading and not self.end_reached and self.error is None:
-            self._task = asyncio.ensure_future(self._fetch())
+        """Loads the next page when the cursor nears the end, unless a load
+        runs, the feed ended, or the last load failed (Enter retries). Runs
+        again after each page, so a small page size still fills the screen."""
+        if self.near_end() and not self.feed.busy and self.feed.state not in ("ended", "failed"):
+            self.feed.load_more(then=self.want_more)
 
-    async def refresh(self) -> Tuple[int, int, bool]:
-        """Pull to refresh: abandons a running load (which cancels its
-        request), drops what was loaded and loads the first page again."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-        self.items, self._next_page, self.end_reached, self.error, self.pages_loaded = [], 1, False, None, 0
-        self.loading = False
-        self.on_change()
-        return await self.load_more()
-
-    async def _fetch(self) -> Tuple[int, int, bool]:
-        start = len(self.items)
-        if self._next_page is None:
-            return start, start, True
-        self.loading, self.error = True, None
-        self.on_change()
-        try:
-            if self.delay_ms:
-                await self.client.daemon_sleep(ms=self.delay_ms)
-            page = await self.client.quotes_list(
-                page=self._next_page, limit=self.page_size, author=self.author, tag=self.tag
-            )
-        except CatalogdError as e:
-            self.error = e.message
-            return start, start, False
-        finally:
-            self.loading = False
-            self.on_change()
-        self.items.extend(page.items)
-        self.pages_loaded += 1
-        self._next_page = page.next_page
-        self.end_reached = page.next_page is None
-        self.on_change()
-        return start, len(self.items), self.end_reached
-
-    def close(self) -> None:
-        self._dispose()
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-
-
-# ---------------------------------------------------------------- plain view
-
-
-async def run_plain(feed: QuoteFeed, pages: Optional[int]) -> None:
-    loop = asyncio.get_running_loop()
-    shown = 0
-    while True:
-        print(f"Loading page {feed.pages_loaded + 1}…", flush=True)
-        start, end, end_reached = await feed.load_more()
-        if feed.error:
-            print(f"! {feed.error}", flush=True)
-        for i in range(start, end):
-            q = feed.items[i]
-            print(textwrap.fill(f"{i + 1:4}. “{q.content}” — {q.author}", width=100, subsequent_indent="      "))
-        shown += 1
-        if end_reached:
-            print("— the end —", flush=True)
-            return
-        if pages is not None:
-            if shown >= pages:
-                return
-            continue
-        print("[Enter] more, q quit: ", end="", flush=True)
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line or line.strip().lower().startswith("q"):
-            return
-
-
-# ---------------------------------------------------------------- terminal view
-
-
-class TerminalView:
-    """Draws the feed with curses and moves a selection through it."""
-
-    def __init__(self, screen: Any, feed: QuoteFeed, title: str) -> None:
-        self.screen = screen
-        self.feed = feed
-        self.title = title
-        self.selected = 0
-        self.top = 0
-
-    def _block(self, i: int, width: int) -> List[str]:
-        q = self.feed.items[i]
-        lines = textwrap.wrap(f"“{q.content}”", width=max(10, width - 8))
-        out = [f"{i + 1:4}  {lines[0]}"] + [f"      {line}" for line in lines[1:]]
-        out.append(f"      — {q.author}")
-        return out + [""]
-
-    def _page_size(self) -> int:
-        h, w = self.screen.getmaxyx()
-        return max(1, (int(h) - 2) // 4)
-
-    def draw(self) -> None:
-        import curses
-
-        scr = self.screen
-        h, w = scr.getmaxyx()
-        scr.erase()
+    def status(self) -> str:
         feed = self.feed
-        spinner = SPINNER[int(time.monotonic() * 10) % len(SPINNER)]
-        state = f"{spinner} loading" if feed.busy else ("the end" if feed.end_reached else "")
-        filters = "".join(f" {k} {v}" for k, v in (("author", feed.author), ("tag", feed.tag)) if v)
-        head = f" catalogd quotes{filters} · {len(feed.items)} loaded, {feed.pages_loaded} pages "
-        self._put(0, 0, head.ljust(w), curses.A_REVERSE)
-        self._put(0, max(0, w - len(state) - 2), state, curses.A_REVERSE | curses.A_BOLD)
+        spinner = SPINNER[self.frame % len(SPINNER)]
+        return {
+            "loading": f"{spinner} loading…",
+            "refreshing": f"{spinner} refreshing…",
+            "failed": f"failed: {feed.error} (Enter: retry)",
+            "ended": "the end",
+        }.get(feed.state, "")
 
-        body = h - 2
+    def render(self) -> None:
+        feed, width = self.feed, self.columns
         if feed.items:
-            self.selected = max(0, min(self.selected, len(feed.items) - 1))
-            self.top = min(self.top, self.selected)
-            # Scroll down until the selected quote fits.
-            while True:
-                used = sum(len(self._block(i, w)) for i in range(self.top, self.selected + 1))
-                if used <= body or self.top == self.selected:
-                    break
-                self.top += 1
-        y = 1
-        i = self.top
-        while y < h - 1 and i < len(feed.items):
-            attr = curses.A_BOLD if i == self.selected else curses.A_NORMAL
-            for line in self._block(i, w):
-                if y >= h - 1:
-                    break
-                self._put(y, 0, line, attr)
-                y += 1
-            i += 1
-        if y < h - 1 and i >= len(feed.items):
-            if feed.busy:
-                self._put(y, 6, f"{spinner} Loading…", curses.A_DIM)
-            elif feed.error:
-                self._put(y, 6, f"! {feed.error} (r to retry)", curses.A_BOLD)
-            elif feed.end_reached:
-                self._put(y, 6, "— the end —", curses.A_DIM)
-        keys = " ↓j ↑k move · PgDn/space PgUp/b page · g/G first/last · r refresh · q quit"
-        self._put(h - 1, 0, keys.ljust(w)[: w - 1], curses.A_REVERSE)
-        scr.refresh()
-
-    def _put(self, y: int, x: int, text: str, attr: int) -> None:
-        import curses
-
-        h, w = self.screen.getmaxyx()
-        if 0 <= y < h and 0 <= x < w:
-            try:
-                self.screen.addnstr(y, x, text, w - x - (1 if y == h - 1 else 0), attr)
-            except curses.error:  # writing the last cell of the screen
-                pass
-
-    def key(self, key: int) -> bool:
-        """Handles one key; False to quit."""
-        import curses
-
-        n = len(self.feed.items)
-        if key in (ord("q"), 27):
-            return False
-        if key in (curses.KEY_DOWN, ord("j")):
-            self.selected += 1
-        elif key in (curses.KEY_UP, ord("k")):
-            self.selected -= 1
-        elif key in (curses.KEY_NPAGE, ord(" ")):
-            self.selected += self._page_size()
-        elif key in (curses.KEY_PPAGE, ord("b")):
-            self.selected -= self._page_size()
-        elif key in (curses.KEY_HOME, ord("g")):
-            self.selected = 0
-        elif key in (curses.KEY_END, ord("G")):
-            self.selected = n - 1
-        elif key == ord("r"):
-            if self.feed.error:
-                self.feed.error = None
-                self.feed.want_more()
+            self.move(0)  # a refresh may have shortened the list under the cursor
+        lines = []
+        for i in range(self.top, self.top + self.rows):
+            if i >= len(feed.items):
+                lines.append("")
+                continue
+            text = fit(f"{i + 1:4}  {describe(feed.source, feed.items[i])}", width)
+            if i != self.cursor:
+                lines.append(text)
+            elif self.interactive:
+                lines.append(f"\x1b[7m{text}{' ' * (width - sum(map(cells, text)))}\x1b[0m")
             else:
-                self.selected = self.top = 0
-                asyncio.ensure_future(self.feed.refresh())
-        self.selected = max(0, min(self.selected, max(0, n - 1)))
-        if self.selected >= n - PREFETCH:
-            self.feed.want_more()
+                lines.append(">" + text[1:])
+        where = f"{self.cursor + 1}/{len(feed.items)}" if feed.items else "0"
+        lines.append(fit(" · ".join(s for s in (feed.source, where, self.status()) if s), width))
+        lines.append(fit("j/k ↑/↓ move · space/b page · g/G top/end · Enter more · r refresh · q quit", width))
+        if self.interactive:
+            # Home, each line then clear to its end: no flicker from clearing the whole screen.
+            self.out.write("\x1b[H" + "\r\n".join(f"{line}\x1b[K" for line in lines) + "\x1b[J")
+        else:
+            self.out.write("\n".join(lines) + "\n" + "-" * min(width, 40) + "\n")
+        self.out.flush()
+
+    def key(self, key: str) -> bool:
+        """Handles one key; False to quit."""
+        if key in ("q", "\x03"):
+            return False
+        moves = {
+            "j": 1, "\x1b[B": 1, "\x1bOB": 1,
+            "k": -1, "\x1b[A": -1, "\x1bOA": -1,
+            " ": self.rows, "\x1b[6~": self.rows,
+            "b": -self.rows, "\x1b[5~": -self.rows,
+            "g": float("-inf"), "\x1b[H": float("-inf"), "\x1b[1~": float("-inf"),
+            "G": float("inf"), "\x1b[F": float("inf"), "\x1b[4~": float("inf"),
+        }  # fmt: skip
+        if key in moves:
+            self.move(moves[key])
+            self.render()
+            self.want_more()
+        elif key == "r":
+            self.cursor = self.top = 0
+            self.feed.refresh(then=self.want_more)
+        elif key in ("\r", "\n") and self.feed.state != "ended" and not self.feed.busy:
+            self.feed.load_more(then=self.want_more)
         return True
 
 
-async def run_terminal(screen: Any, feed: QuoteFeed, title: str) -> None:
-    import curses
+# ---------------------------------------------------------------- the two ways to run
 
-    try:
-        curses.curs_set(0)
-    except curses.error:
-        pass
-    screen.nodelay(True)
-    screen.keypad(True)
-    view = TerminalView(screen, feed, title)
-    feed.want_more()
+
+async def run_piped(pager: Pager) -> None:
+    """Keys from stdin, each handled once the loads it started have ended."""
+    loop = asyncio.get_running_loop()
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    fd = sys.stdin.fileno()
     while True:
-        view.draw()
-        key = screen.getch()
-        if key == -1:
-            if feed.client.exited:
+        data = await loop.run_in_executor(None, os.read, fd, 4096)
+        for key in split_keys(decoder.decode(data, final=not data)):
+            if not pager.key(key):
                 return
-            await asyncio.sleep(0.05)
-            continue
-        if not view.key(key):
+            await pager.feed.settled()
+        if not data or pager.feed.client.exited:
             return
 
 
-# ---------------------------------------------------------------- main
+def raw_mode(fd: int) -> List[Any]:
+    """Puts the terminal in raw input mode and returns its previous settings.
+    Output processing stays on (unlike tty.setraw), as Node's setRawMode does,
+    so a newline still returns the carriage; Ctrl-C arrives as a key."""
+    import termios
+
+    saved = termios.tcgetattr(fd)
+    mode = termios.tcgetattr(fd)
+    mode[0] &= ~(termios.BRKINT | termios.ICRNL | termios.INPCK | termios.ISTRIP | termios.IXON)
+    mode[3] &= ~(termios.ECHO | termios.ICANON | termios.IEXTEN | termios.ISIG)
+    mode[6][termios.VMIN], mode[6][termios.VTIME] = 1, 0
+    termios.tcsetattr(fd, termios.TCSAFLUSH, mode)
+    return saved
 
 
-async def run(args: Any, binary: str, daemon_args: List[str], screen: Any = None) -> int:
-    async with AsyncClient(binary, daemon_args, framing=args.framing) as client:
-        feed = QuoteFeed(client, args.page_size, args.author, args.tag, args.delay_ms)
+async def run_terminal(pager: Pager) -> None:
+    """The keyboard in raw mode, the list on the alternate screen, a spinner while loading."""
+    import termios
+
+    loop = asyncio.get_running_loop()
+    keys: "asyncio.Queue[Optional[str]]" = asyncio.Queue()
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    fd = sys.stdin.fileno()
+
+    def readable() -> None:
         try:
-            if screen is None:
-                await run_plain(feed, args.pages)
+            data = os.read(fd, 1024)
+        except OSError:
+            data = b""
+        if not data:
+            loop.remove_reader(fd)
+            keys.put_nowait(None)
+        for key in split_keys(decoder.decode(data)):
+            keys.put_nowait(key)
+
+    async def tick() -> None:
+        while not pager.feed.client.exited:
+            await asyncio.sleep(0.08)
+            if pager.feed.state in BUSY:
+                pager.frame += 1
+                pager.render()
+        keys.put_nowait(None)  # the daemon is gone: quit rather than wait for a key
+
+    saved = raw_mode(fd)
+    pager.out.write("\x1b[?1049h\x1b[?25l")  # the alternate screen, no cursor
+    loop.add_reader(fd, readable)
+    loop.add_signal_handler(signal.SIGWINCH, pager.render)
+    for quit_signal in (signal.SIGTERM, signal.SIGHUP):
+        loop.add_signal_handler(quit_signal, keys.put_nowait, None)
+    ticker = loop.create_task(tick())
+    try:
+        pager.render()
+        pager.want_more()
+        while True:
+            key = await keys.get()
+            if key is None or not pager.key(key):
+                return
+    finally:
+        ticker.cancel()
+        loop.remove_reader(fd)
+        for sig in (signal.SIGWINCH, signal.SIGTERM, signal.SIGHUP):
+            loop.remove_signal_handler(sig)
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        pager.out.write("\x1b[?25h\x1b[?1049l")
+        pager.out.flush()
+
+
+async def run(args: Any, binary: str, daemon_args: List[str], interactive: bool) -> int:
+    query = {"query": args.query} if args.query else None
+    async with AsyncClient(binary, daemon_args, framing=args.framing) as client:
+        feed = Feed(client, args.source, query, args.page_size)
+        pager = Pager(feed, sys.stdout, interactive)
+        feed.on_change = pager.changed
+        try:
+            await feed.open()
+            if interactive:
+                await run_terminal(pager)
             else:
-                await run_terminal(screen, feed, "quotes")
+                pager.want_more()
+                await feed.settled()
+                await run_piped(pager)
         finally:
-            feed.close()
+            await feed.close()
     return 0
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     own, daemon_args = split_daemon_args(argv)
     p = parser(__doc__.splitlines()[0])
-    p.add_argument("--page-size", type=int, default=10, help="quotes per page (1–100, default 10)")
-    p.add_argument("--author", help="only this author's quotes (name or slug)")
-    p.add_argument("--tag", help="only quotes with this tag")
-    p.add_argument("--delay-ms", type=int, default=0, help="wait this long before each page (to see the spinner)")
-    p.add_argument("--plain", action="store_true", help="print pages instead of the full-screen view")
-    p.add_argument("--pages", type=int, help="with --plain: print this many pages and stop")
+    p.add_argument("--source", choices=("photos", "products"), default="photos", help="the feed (default photos)")
+    p.add_argument("--query", help="products: only those whose Korean or English name contains this")
+    p.add_argument("--page-size", type=int, help="items per page (1–100; default the source's: photos 30, products 20)")
     args = p.parse_args(own)
+    if args.query and args.source != "products":
+        p.error("--query filters the products feed")
     binary = daemon_binary(args.bin)
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
     try:
-        if args.plain or args.pages is not None or not sys.stdout.isatty():
-            return asyncio.run(run(args, binary, daemon_args))
-        import curses
-        import locale
-
-        locale.setlocale(locale.LC_ALL, "")
-        return int(curses.wrapper(lambda screen: asyncio.run(run(args, binary, daemon_args, screen))))
+        return asyncio.run(run(args, binary, daemon_args, interactive))
     except DaemonExited as e:
         print(e, file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 130
+    except CatalogdError as e:  # feeds/open refused: a bad page size, too many feeds
+        print(f"catalogd: {e.message}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
