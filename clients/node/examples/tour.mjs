@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A tour of catalogd's services, section by section.
 //
-//   node clients/node/examples/tour.mjs        (CATALOGD_BIN or catalogd on PATH)
+//   node clients/node/examples/tour.mjs   (runs $CATALOGD_BIN, else catalogd on PATH, else the repo's build)
 //
 // Each section names the methods it needs and is skipped when the daemon's
 // rpc.discover does not list them all, so the tour runs against any version:
@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { CatalogdError, Client, Conflict, NotFound } from '../src/index.js';
+import { daemonBinary } from './daemon.mjs';
 
 /** @typedef {{title: string, needs: string[], run: (client: Client) => Promise<void>}} Section */
 
@@ -84,30 +85,52 @@ const SECTIONS = [
     },
   },
   {
-    // Written against API.md; switch to the typed methods (client.photosList, …)
-    // when photos and feeds land in openrpc.json.
-    title: 'photos (a feed)',
-    needs: ['photos/list', 'feeds/open', 'feeds/loadMore', 'feeds/close'],
+    // An infinitely scrolling photo list: the feed lives in the daemon, the
+    // app asks for more until the end, and binds its footer to the states.
+    title: 'photos (a feed scrolled to its end)',
+    needs: ['feeds/open', 'feeds/loadMore', 'feeds/items', 'feeds/close'],
     async run(client) {
-      const dispose = client.on('feeds/stateChanged', ({ state, count }) => say(`(feed ${state}, ${count} loaded)`));
-      const { feedId } = await client.request('feeds/open', { source: 'photos', pageSize: 5 });
-      const range = await client.request('feeds/loadMore', { feedId });
-      const { items } = await client.request('feeds/items', { feedId, start: range.start, end: range.end });
+      const states = [];
+      const pages = [];
+      const offState = client.on('feeds/stateChanged', ({ state, count }) => states.push(`${state} ${count}`));
+      const offPage = client.on('feeds/pageLoaded', ({ start, end }) => pages.push(`${start}..<${end}`));
+      const { feedId } = await client.feedsOpen({ source: 'photos', pageSize: 30 });
+      let added;
+      do added = await client.feedsLoadMore({ feedId });
+      while (!added.endReached);
+      const { items } = await client.feedsItems({ feedId, start: 0, end: 2 });
+      await client.feedsClose({ feedId });
+      offState();
+      offPage();
+      say(`feeds/open photos, scrolled to its end: pages ${pages.join(', ')}; ${added.end} photos`);
+      say(`feeds/stateChanged: ${states.join(', ')}`);
       for (const photo of items) say(`  · ${photo.id} ${photo.width}×${photo.height} by ${photo.author ?? 'unknown'}`);
-      await client.request('feeds/close', { feedId });
-      dispose();
     },
   },
   {
-    // Written against API.md, like photos.
-    title: 'places',
-    needs: ['places/categories', 'places/search'],
+    title: 'photos',
+    needs: ['photos/list', 'photos/image'],
     async run(client) {
-      const { items: categories } = await client.request('places/categories', {});
+      const page = await client.photosList({ limit: 3 });
+      for (const photo of page.items) say(`  · ${photo.id} ${photo.width}×${photo.height} (${photo.source})`);
+      const image = await client.photosImage({ id: page.items[0].id });
+      say(`photos/image: ${image.contentType}, ${image.bytes} bytes at ${image.path}`);
+    },
+  },
+  {
+    title: 'places',
+    needs: ['places/categories', 'places/search', 'places/get'],
+    async run(client) {
+      const { items: categories } = await client.placesCategories({});
       say(`${categories.length} categories: ${categories.map((c) => c.code).join(' ')}`);
-      const found = await client.request('places/search', { category: 'CE7', x: 127.0276, y: 37.4979, radius: 1000, size: 3 });
-      say(`cafés within 1 km of Gangnam station: ${found.meta.totalCount}`);
+      // Seoul City Hall.
+      const found = await client.placesSearch({ category: 'CS2', x: 126.9779692, y: 37.566535, radius: 1000, sort: 'distance', size: 5 });
+      say(`convenience stores within 1 km of Seoul City Hall: ${found.meta.totalCount}, nearest first:`);
       for (const place of found.items) say(`  · ${place.placeName}, ${place.distance} m`);
+      if (found.items.length > 0) {
+        const again = await client.placesGet({ id: found.items[0].id });
+        say(`places/get ${again.id}: ${again.placeName}, ${again.phone || 'no phone'}`);
+      }
     },
   },
 ];
@@ -122,7 +145,7 @@ function short(text, max) {
 
 async function main() {
   const dataDir = process.env.CATALOGD_DATA_DIR ? null : mkdtempSync(join(tmpdir(), 'catalogd-tour-'));
-  const client = await Client.start({ env: dataDir ? { CATALOGD_DATA_DIR: dataDir } : {} });
+  const client = await Client.start({ binary: daemonBinary(), env: dataDir ? { CATALOGD_DATA_DIR: dataDir } : {} });
   try {
     say(`connected to ${client.serverInfo.name} ${client.serverInfo.version}`);
     const served = new Set((await client.rpcDiscover()).methods.map((m) => m.name));

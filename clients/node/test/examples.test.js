@@ -27,16 +27,18 @@ function runExample(t, name, { args = [], input = '', env = {} } = {}) {
   );
 }
 
-test('the tour runs every section the daemon serves and skips the others', async (t) => {
+test('the tour runs every service: a product and its listUpdated, a photo feed scrolled to its end, stores near City Hall', async (t) => {
   const { code, stdout, stderr } = await runExample(t, 'tour.mjs');
   assert.equal(code, 0, stderr);
   assert.match(stdout, /^connected to catalogd \d/);
   assert.match(stdout, /## daemon\n/);
   assert.match(stdout, /## quotes\n\(loading… refresh disabled\)\n\(loaded: refresh enabled\)\n“.+” — .+\n/);
   assert.match(stdout, /no such author: .*"resource":"quote"/);
-  for (const section of ['products', 'photos \\(a feed\\)', 'places']) {
-    assert.match(stdout, new RegExp(`## ${section}(\\n|: skipped, not served by this daemon \\()`));
-  }
+  assert.match(stdout, /## products\n.*\n\(list updated: created (\d+)\)\n/);
+  assert.match(stdout, /scrolled to its end: pages 0\.\.<30, 30\.\.<60, 60\.\.<90, 90\.\.<120; 120 photos\n/);
+  assert.match(stdout, /feeds\/stateChanged: loading 0, idle 30, .*, loading 90, ended 120\n/);
+  assert.match(stdout, /convenience stores within 1 km of Seoul City Hall: \d+, nearest first:\n  · .+, \d+ m\n/);
+  assert.doesNotMatch(stdout, /skipped/);
   assert.doesNotMatch(stdout, /failed:/);
 });
 
