@@ -13,11 +13,13 @@ let package = Package(
     // The system SQLite (Debian's libsqlite3-dev).
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // The PostgreSQL client library (Debian's libpq-dev), for the shared products catalog.
+    .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // Loads libcurl with dlopen on first use, so the daemon's start does not pay for it.
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(
       name: "Services",
-      dependencies: ["Protocol", "CCurlShim", "CSQLite"],
+      dependencies: ["Protocol", "CCurlShim", "CSQLite", "CLibPQ"],
       exclude: [
         "Quotes/Corpus", "Products/Upstream/products.graphql",
         "Products/Upstream/operations.graphql",

@@ -26,6 +26,7 @@ from catalogd_e2e import (  # noqa: E402
     isolated_env,
     kill_all_live_daemons,
 )
+from postgres_cluster import PostgresCluster  # noqa: E402
 from quotable_server import QuotableServer, kill_all_live_servers  # noqa: E402
 
 DEFAULT_TEST_TIMEOUT = 60.0
@@ -67,15 +68,19 @@ def _watchdog(request):
 
 
 class Spawner:
-    """Starts daemons in an isolated home under one temp dir; `finish_all` ends them."""
+    """Starts daemons in an isolated home under one temp dir; `finish_all` ends them.
+    With a `database_url`, every daemon it starts uses that PostgreSQL catalog."""
 
-    def __init__(self, bin: Path, base: Path):
+    def __init__(self, bin: Path, base: Path, database_url: str | None = None):
         self.bin = bin
         self.base = base
+        self.database_url = database_url
         self.created: list[Daemon] = []
         self._n = itertools.count()
 
     def env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        if self.database_url:
+            extra = {"CATALOGD_DATABASE_URL": self.database_url, **(extra or {})}
         return isolated_env(self.base, extra)
 
     def __call__(
@@ -119,9 +124,61 @@ class Spawner:
         return problems
 
 
+class Catalog:
+    """The products catalog a test's daemons share: the SQLite file of their
+    data dir, or ("postgres") a database of its own on the test cluster."""
+
+    def __init__(self, kind: str, cluster: PostgresCluster | None = None, database: str | None = None):
+        self.kind = kind
+        self.cluster = cluster
+        self.database = database
+
+    @property
+    def url(self) -> str | None:
+        return self.cluster.url(self.database) if self.cluster else None
+
+    def product_ids(self) -> set[str]:
+        return {row[0] for row in self.cluster.psql("SELECT id FROM products", self.database)}
+
+
+def pytest_generate_tests(metafunc):
+    """Modules marked `both_catalogs` run every test on SQLite and on PostgreSQL,
+    but for tests marked `sqlite_only` (they look at the catalog file)."""
+    if "catalog_backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_catalogs"):
+        only_sqlite = metafunc.definition.get_closest_marker("sqlite_only")
+        metafunc.parametrize("catalog_backend", ["sqlite"] if only_sqlite else ["sqlite", "postgres"], indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster(catalogd_bin, tmp_path_factory):
+    """One throwaway PostgreSQL cluster for the whole run, started on first use."""
+    cluster = PostgresCluster().init().start()
+    yield cluster
+    cluster.destroy()
+
+
+def _migrate_template(bin: Path, base: Path, url: str) -> None:
+    d = Daemon([str(bin), "--data-dir", str(base / "data")], env=isolated_env(base, {"CATALOGD_DATABASE_URL": url}),
+               cwd=base, stderr_path=base / "stderr.log")
+    d.initialize()
+    d.result("products/list", {"limit": 1})
+    d.finish()
+
+
 @pytest.fixture
-def spawn(catalogd_bin, tmp_path):
-    s = Spawner(catalogd_bin, tmp_path)
+def catalog_backend(request, catalogd_bin, tmp_path_factory) -> Catalog:
+    kind = getattr(request, "param", "sqlite")
+    if kind == "sqlite":
+        return Catalog("sqlite")
+    cluster = request.getfixturevalue("postgres_cluster")
+    base = tmp_path_factory.mktemp("template")
+    database = cluster.seeded_database(lambda url: _migrate_template(catalogd_bin, base, url))
+    return Catalog("postgres", cluster, database)
+
+
+@pytest.fixture
+def spawn(catalogd_bin, tmp_path, catalog_backend):
+    s = Spawner(catalogd_bin, tmp_path, catalog_backend.url)
     yield s
     problems = s.finish_all()
     if problems:

@@ -26,6 +26,8 @@ from catalogd_e2e import (
     short,
 )
 
+pytestmark = pytest.mark.both_catalogs
+
 DEMO_PRODUCTS = 300
 DEMO_SUPPLIERS = 10
 
@@ -91,6 +93,7 @@ def test_suppliers_list_accepts_absent_params(daemon):
     assert daemon.result("suppliers/list") == daemon.result("suppliers/list", {})
 
 
+@pytest.mark.sqlite_only
 def test_catalog_opens_in_a_data_dir_that_does_not_exist_yet_when_initialize_gives_a_client_id(spawn, tmp_path):
     """With a clientId from `initialize` the daemon has no reason to write its
     own client-id file, so nothing else creates the data dir: the catalog must."""

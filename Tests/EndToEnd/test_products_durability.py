@@ -1,6 +1,6 @@
-"""Products, embedded backend: "a write that was acknowledged survives kill -9",
-the catalog file stays intact, and daemons writing to one catalog at the same
-time lose nothing."""
+"""Products on both catalogs (the SQLite file, a PostgreSQL database): "a write
+that was acknowledged survives kill -9", the catalog stays intact, and daemons
+writing to one catalog at the same time lose nothing."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
+
+import pytest
 
 from catalogd_e2e import (
     assert_product,
@@ -24,11 +26,20 @@ from catalogd_e2e import (
 
 DEMO_PRODUCTS = 300
 
+pytestmark = pytest.mark.both_catalogs
 
-def integrity(db: Path) -> None:
-    """PRAGMA integrity_check and the trigger-kept counts, read with Python's sqlite3
-    (call only when no daemon has the file open)."""
-    con = sqlite3.connect(str(db), timeout=5)
+
+def integrity(catalog, data: Path) -> None:
+    """The trigger-kept counts agree with the rows; for SQLite also PRAGMA
+    integrity_check and the FTS index, read with Python's sqlite3 (call only
+    when no daemon has the file open)."""
+    if catalog.kind == "postgres":
+        rows = catalog.cluster.psql(
+            "SELECT (SELECT count(*) FROM products), (SELECT coalesce(sum(n), 0) FROM product_counts WHERE supplier_id = -1)",
+            catalog.database)
+        assert rows[0][0] == rows[0][1], f"product_counts says {rows[0][1]} products, the table has {rows[0][0]}"
+        return
+    con = sqlite3.connect(str(data / "catalog.sqlite"), timeout=5)
     try:
         assert con.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -41,8 +52,10 @@ def integrity(db: Path) -> None:
         con.close()
 
 
-def product_ids(db: Path) -> set[str]:
-    con = sqlite3.connect(str(db), timeout=5)
+def product_ids(catalog, data: Path) -> set[str]:
+    if catalog.kind == "postgres":
+        return catalog.product_ids()
+    con = sqlite3.connect(str(data / "catalog.sqlite"), timeout=5)
     try:
         return {str(r[0]) for r in con.execute("SELECT id FROM products")}
     finally:
@@ -61,7 +74,7 @@ def get_all(d, wanted: dict[str, str]) -> None:
             assert_product(resp["result"], id=pid, nameKo=name)
 
 
-def test_acknowledged_creates_survive_kill_9(spawn, tmp_path):
+def test_acknowledged_creates_survive_kill_9(spawn, tmp_path, catalog_backend):
     data = tmp_path / "durable"
     d = spawn(data_dir=data)
     d.initialize()
@@ -114,11 +127,10 @@ def test_acknowledged_creates_survive_kill_9(spawn, tmp_path):
     t.join(10)
     assert len(acked) < n, "the daemon finished everything before it was killed: the test killed too late"
 
-    db = data / "catalog.sqlite"
-    on_disk = product_ids(db)
+    on_disk = product_ids(catalog_backend, data)
     lost = set(acked) - on_disk
     assert not lost, f"{len(lost)} acknowledged products are not in the file after kill -9: {sorted(lost, key=int)[:20]}"
-    integrity(db)
+    integrity(catalog_backend, data)
 
     d2 = spawn(data_dir=data)
     d2.initialize()
@@ -126,10 +138,10 @@ def test_acknowledged_creates_survive_kill_9(spawn, tmp_path):
     total = d2.result("products/list", {"limit": 1})["totalCount"]
     assert total == len(on_disk) >= DEMO_PRODUCTS + len(acked)
     d2.close()
-    integrity(db)
+    integrity(catalog_backend, data)
 
 
-def test_acknowledged_updates_and_deletes_survive_kill_9(spawn, tmp_path):
+def test_acknowledged_updates_and_deletes_survive_kill_9(spawn, tmp_path, catalog_backend):
     data = tmp_path / "durable-updates"
     d = spawn(data_dir=data)
     d.initialize()
@@ -141,7 +153,7 @@ def test_acknowledged_updates_and_deletes_survive_kill_9(spawn, tmp_path):
         assert_result(r, r["id"])
     d.kill()
     d.wait(5)
-    integrity(data / "catalog.sqlite")
+    integrity(catalog_backend, data)
     d2 = spawn(data_dir=data)
     d2.initialize()
     for k, p in enumerate(items[:60]):
@@ -152,7 +164,7 @@ def test_acknowledged_updates_and_deletes_survive_kill_9(spawn, tmp_path):
     assert d2.result("products/list", {"limit": 1})["totalCount"] == DEMO_PRODUCTS - 40
 
 
-def test_two_daemons_writing_at_once_lose_nothing(spawn, tmp_path):
+def test_two_daemons_writing_at_once_lose_nothing(spawn, tmp_path, catalog_backend):
     data = tmp_path / "two-writers"
     a = spawn(data_dir=data)
     a.initialize()
@@ -200,10 +212,10 @@ def test_two_daemons_writing_at_once_lose_nothing(spawn, tmp_path):
     get_all(a, {i: name for i, name in made.items() if name.startswith("B ")})
     a.close()
     b.close()
-    integrity(data / "catalog.sqlite")
+    integrity(catalog_backend, data)
 
 
-def test_two_daemons_opening_a_new_catalog_at_once_seed_it_once(spawn, tmp_path):
+def test_two_daemons_opening_a_new_catalog_at_once_seed_it_once(spawn, tmp_path, catalog_backend):
     data = tmp_path / "fresh-race"
     data.mkdir()
     daemons = [spawn(data_dir=data) for _ in range(3)]
@@ -218,7 +230,7 @@ def test_two_daemons_opening_a_new_catalog_at_once_seed_it_once(spawn, tmp_path)
     assert [len(d.result("suppliers/list", {})["items"]) for d in daemons] == [10, 10, 10]
     for d in daemons:
         d.close()
-    integrity(data / "catalog.sqlite")
+    integrity(catalog_backend, data)
 
 
 def test_end_of_input_answers_and_keeps_every_pipelined_create(spawn, tmp_path):

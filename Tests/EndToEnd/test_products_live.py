@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from catalogd_e2e import (
     assert_product,
     assert_result,
@@ -14,6 +16,8 @@ from catalogd_e2e import (
     pipeline,
     short,
 )
+
+pytestmark = pytest.mark.both_catalogs
 
 PROPAGATION = 1.5  # seconds: the poll interval is 200 ms
 

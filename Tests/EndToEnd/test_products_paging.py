@@ -32,6 +32,8 @@ from catalogd_e2e import (
     walk_products,
 )
 
+pytestmark = pytest.mark.both_catalogs
+
 DEMO_PRODUCTS = 300
 
 

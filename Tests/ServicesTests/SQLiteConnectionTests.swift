@@ -42,7 +42,7 @@ final class SQLiteConnectionTests: XCTestCase {
   }
 
   func testTheExecutorKnowsItsThread() async throws {
-    let executor = try XCTUnwrap(SQLiteThreadExecutor())
+    let executor = try XCTUnwrap(ThreadExecutor())
     defer { executor.stop() }
     XCTAssertEqual(executor.isIsolatingCurrentContext(), false)
     let connection = try connection()

@@ -5,7 +5,7 @@ import Services
 #endif
 
 /// `catalogd seed products COUNT`: adds COUNT generated products to the
-/// embedded catalog of the data dir, for benchmarks and load tests, with
+/// catalog (the data dir's, or the PostgreSQL database of `--database-url`), for benchmarks and load tests, with
 /// progress on stderr.
 enum SeedCommand {
   static func run(_ configuration: Configuration, arguments: [String]) async -> Int32 {
@@ -14,8 +14,10 @@ enum SeedCommand {
       printLine("usage: catalogd seed products COUNT", to: 2)
       return 2
     }
-    let backend = SQLiteProductBackend(
-      path: configuration.dataDirectory + "/catalog.sqlite", origin: ServiceHub.instanceId)
+    let backend: any ProductSeeding =
+      configuration.databaseURL.map { ServiceHub.postgresBackend(configuration, url: $0) }
+      ?? SQLiteProductBackend(
+        path: configuration.dataDirectory + "/catalog.sqlite", origin: ServiceHub.instanceId)
     let started = monotonicSeconds()
     do {
       try await backend.seed(count: count) { done in

@@ -12,6 +12,9 @@ struct Configuration: Sendable {
   var tracePath: String?
   var quotesURL: String?
   var serverURL: String?
+  /// A `postgres://` URL; selects the shared PostgreSQL catalog. May hold a
+  /// password: never logged nor returned.
+  var databaseURL: String?
   var photosURL: String?
   var placesURL: String?
   /// A secret: never logged nor returned.
@@ -84,6 +87,20 @@ struct Setting: Sendable {
       flag: "--server-url", environment: "CATALOGD_SERVER_URL", key: "serverUrl", valueName: "URL",
       help: "the products GraphQL endpoint; selects the remote products backend"
     ) { configuration, value in configuration.serverURL = value.isEmpty ? nil : value },
+    Setting(
+      flag: "--database-url", environment: "CATALOGD_DATABASE_URL", key: "databaseUrl",
+      valueName: "URL",
+      help: "a postgres:// URL; selects the shared PostgreSQL products catalog"
+    ) { configuration, value throws(ConfigurationError) in
+      guard !value.isEmpty else {
+        configuration.databaseURL = nil
+        return
+      }
+      guard value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") else {
+        throw ConfigurationError(description: "expected a postgres:// URL")
+      }
+      configuration.databaseURL = value
+    },
     Setting(
       flag: "--photos-url", environment: "CATALOGD_PHOTOS_URL", key: "photosUrl", valueName: "URL",
       help: "a Lorem Picsum-compatible server; selects the remote photos backend"

@@ -205,7 +205,8 @@ enum OpenRPCDocument {
               "additionalProperties": {
                 "enum": [
                   "embedded",
-                  "remote"
+                  "remote",
+                  "postgres"
                 ]
               }
             },
@@ -1112,7 +1113,8 @@ enum OpenRPCDocument {
           "backend": {
             "enum": [
               "embedded",
-              "remote"
+              "remote",
+              "postgres"
             ]
           },
           "methods": {
@@ -1800,7 +1802,7 @@ enum OpenRPCDocument {
     {
       "name": "products/listUpdated",
       "direction": "server→client",
-      "summary": "The catalog changed: reload the list. Changes made by other daemons on the same catalog are reported from the session's first products request on. reason resync (no id): changes were made elsewhere or may have been missed.",
+      "summary": "The catalog changed: reload the list. Changes made by other daemons on the same catalog are reported: on SQLite from the session's first products request on, on PostgreSQL from initialize on. reason resync (no id): changes were made elsewhere or may have been missed (after a bulk seed, or once the PostgreSQL connection is back after it broke).",
       "params": {
         "type": "object",
         "required": [

@@ -28,7 +28,9 @@ final class ServiceHub: Sendable {
         ?? EmbeddedQuoteBackend())
     let identity = clientIdentity
     let productBackend: any ProductBackend
-    if let serverURL = configuration.serverURL {
+    if let databaseURL = configuration.databaseURL {
+      productBackend = Self.postgresBackend(configuration, url: databaseURL)
+    } else if let serverURL = configuration.serverURL {
       productBackend = GraphQLProductBackend(
         endpoint: serverURL, clientId: { identity.current ?? "" }, timeout: timeout)
     } else {
@@ -56,6 +58,22 @@ final class ServiceHub: Sendable {
     } else {
       places = PlacesService(
         backend: PlaceStore(path: configuration.dataDirectory + "/places.sqlite"))
+    }
+  }
+
+  /// The shared catalog on PostgreSQL. Nothing connects yet: the first
+  /// products call (or the listener, after `initialize`) does.
+  static func postgresBackend(_ configuration: Configuration, url: String)
+    -> PostgresProductBackend
+  {
+    do {
+      return try PostgresProductBackend(
+        url: url, origin: instanceId,
+        statementTimeout: .milliseconds(configuration.upstreamTimeoutMilliseconds),
+        log: { Log.warn($0) })
+    } catch {
+      // Only a thread that could not start fails here: the daemon cannot go on.
+      fatalError("cannot set up the PostgreSQL catalog: \(error)")
     }
   }
 

@@ -6,6 +6,10 @@ public enum ProductValidation {
   public static func name(_ value: String, field: String) throws(InvalidArgument) -> String {
     let trimmed = value.trimmingSpaces
     guard !trimmed.isEmpty else { throw InvalidArgument(field: field, reason: "must not be empty") }
+    // PostgreSQL's text cannot hold U+0000, and no name needs it.
+    guard !trimmed.unicodeScalars.contains("\u{0}") else {
+      throw InvalidArgument(field: field, reason: "must not contain U+0000")
+    }
     guard trimmed.count <= maxNameLength else {
       throw InvalidArgument(field: field, reason: "longer than \(maxNameLength) characters")
     }

@@ -63,19 +63,10 @@ public final class SQLiteProductBackend: ProductBackend {
   // MARK: - Reads
 
   public func list(_ query: ProductListQuery) async throws -> ProductPage {
-    let filter = ProductCursor.filterDigest(query: query.query, supplierId: query.supplierId)
-    let cursor = try query.cursor.map { text throws(InvalidArgument) in
-      try ProductCursor(decoding: text, sort: query.sort, filter: filter)
+    guard let resolved = try ProductListFilter(query) else {
+      return ProductPage(items: [], nextCursor: nil, totalCount: 0)
     }
-    let supplier: Int64?
-    if let supplierId = query.supplierId {
-      guard let id = Self.rowID(supplierId) else {
-        return ProductPage(items: [], nextCursor: nil, totalCount: 0)
-      }
-      supplier = id
-    } else {
-      supplier = nil
-    }
+    let (filter, cursor, supplier) = (resolved.digest, resolved.cursor, resolved.supplier)
     let statements = ProductListSQL(query: query, supplier: supplier)
     let countKey = SearchCounts.Key(text: statements.text, supplier: supplier)
     let generation = searchCounts.withLock { $0.generation }
@@ -108,22 +99,12 @@ public final class SQLiteProductBackend: ProductBackend {
         after: cursor, plan: statements.textPlan(matches: matches, total: products))
       return (try database.query(page.sql, page.parameters, row: Self.product), matches)
     }
-    let page = Array(rows.prefix(query.limit))
-    var next: String?
-    if rows.count > query.limit, let last = page.last, let id = Int64(last.product.id) {
-      let key: ProductCursor.Key =
-        switch query.sort {
-        case .newest: .integer(last.createdMicroseconds)
-        case .priceAsc, .priceDesc: .integer(Int64(last.product.price))
-        case .name: .text(last.product.nameKo)
-        }
-      next = ProductCursor(sort: query.sort, filter: filter, key: key, id: id).encoded
-    }
-    return ProductPage(items: page.map(\.product), nextCursor: next, totalCount: total)
+    return ProductRow.page(
+      rows, limit: query.limit, sort: query.sort, filter: filter, totalCount: total)
   }
 
   public func get(id: String) async throws -> Product {
-    guard let rowID = Self.rowID(id) else { throw NotFound(resource: "product", id: id) }
+    guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let found = try await connection().read { database in
       try database.queryOne(
         Self.selectProduct + " WHERE p.id = ?", [.integer(rowID)], row: Self.product)
@@ -157,7 +138,7 @@ public final class SQLiteProductBackend: ProductBackend {
         [
           .text(draft.nameKo), SQLiteValue(draft.nameEn), .integer(Int64(draft.price)),
           SQLiteValue(supplier), .integer(now), .integer(now),
-          .text(Self.searchText(nameKo: draft.nameKo, nameEn: draft.nameEn)),
+          .text(ProductSearch.text(nameKo: draft.nameKo, nameEn: draft.nameEn)),
         ])
       let id = database.lastInsertRowID
       try Self.logChange(database, .created, id: id, origin: origin)
@@ -168,7 +149,7 @@ public final class SQLiteProductBackend: ProductBackend {
   public func update(id: String, _ patch: ProductPatch, expectedVersion: Int?) async throws
     -> Product
   {
-    guard let rowID = Self.rowID(id) else { throw NotFound(resource: "product", id: id) }
+    guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let supplier: Int64?? = try patch.supplierId.map { value in try supplierRowID(value) }
     let origin = origin
     defer { catalogChanged() }
@@ -207,7 +188,10 @@ public final class SQLiteProductBackend: ProductBackend {
       if patch.nameKo != nil || patch.nameEn != nil {
         try database.run(
           "UPDATE products SET search_text = ? WHERE id = ?",
-          [.text(Self.searchText(nameKo: product.nameKo, nameEn: product.nameEn)), .integer(rowID)])
+          [
+            .text(ProductSearch.text(nameKo: product.nameKo, nameEn: product.nameEn)),
+            .integer(rowID),
+          ])
       }
       try Self.logChange(database, .updated, id: rowID, origin: origin)
       return product
@@ -215,7 +199,7 @@ public final class SQLiteProductBackend: ProductBackend {
   }
 
   public func delete(id: String) async throws {
-    guard let rowID = Self.rowID(id) else { throw NotFound(resource: "product", id: id) }
+    guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let origin = origin
     defer { catalogChanged() }
     try await connection().write { database in
@@ -226,18 +210,6 @@ public final class SQLiteProductBackend: ProductBackend {
     }
   }
 
-  /// The row id an id names: only its canonical decimal text ("5", never
-  /// "05" or "+5"), so one product has exactly one id.
-  static func rowID(_ id: String) -> Int64? {
-    guard let value = Int64(id), String(value) == id else { return nil }
-    return value
-  }
-
-  /// The text `search_text` holds for these names.
-  static func searchText(nameKo: String, nameEn: String?) -> String {
-    (nameKo + "\n" + (nameEn ?? "")).lowercased()
-  }
-
   /// Counts cached before a write of this daemon are stale after it (other
   /// daemons' writes show in `PRAGMA data_version`).
   private func catalogChanged() {
@@ -246,7 +218,7 @@ public final class SQLiteProductBackend: ProductBackend {
 
   private func supplierRowID(_ id: String?) throws(InvalidArgument) -> Int64? {
     guard let id else { return nil }
-    guard let rowID = Self.rowID(id) else {
+    guard let rowID = ProductRow.rowID(id) else {
       throw InvalidArgument(field: "supplierId", reason: "no supplier with id \(id)")
     }
     return rowID
@@ -269,22 +241,16 @@ public final class SQLiteProductBackend: ProductBackend {
 
   // MARK: - Rows
 
-  /// A product with the raw creation time its cursor needs.
-  struct Row {
-    let product: Product
-    let createdMicroseconds: Int64
-  }
-
   static let selectProduct = """
     SELECT p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at, p.updated_at, p.version
     FROM products p LEFT JOIN suppliers s ON s.id = p.supplier_id
     """
 
-  @Sendable static func product(_ row: SQLiteRow) throws -> Row {
+  @Sendable static func product(_ row: SQLiteRow) throws -> ProductRow {
     let created = try row.int64(6)
     let supplier =
       try row.isNull(4) ? nil : Supplier(id: String(try row.int64(4)), name: try row.text(5))
-    return Row(
+    return ProductRow(
       product: Product(
         id: String(try row.int64(0)), nameKo: try row.text(1),
         nameEn: try row.isNull(2) ? nil : try row.text(2), price: Int(try row.int64(3)),
@@ -339,7 +305,7 @@ public final class SQLiteProductBackend: ProductBackend {
         [
           .text(item.nameKo), SQLiteValue(item.nameEn), .integer(Int64(item.price)),
           SQLiteValue(item.supplier.map { Int64($0 + 1) }), .integer(created), .integer(created),
-          .text(searchText(nameKo: item.nameKo, nameEn: item.nameEn)),
+          .text(ProductSearch.text(nameKo: item.nameKo, nameEn: item.nameEn)),
         ])
     }
   }
@@ -527,7 +493,7 @@ struct ProductListSQL {
         parameters.append(.text(Self.phrase(text)))
       } else {
         conditions.append("p.search_text LIKE ? ESCAPE '\\'")
-        parameters.append(.text("%" + Self.escapeLike(text.lowercased()) + "%"))
+        parameters.append(.text(ProductSearch.likePattern(text)))
       }
     }
     return (conditions, parameters)
@@ -548,14 +514,5 @@ struct ProductListSQL {
     let scanCost = 5 * Double(query.limit + 1) * Double(max(total, 1)) / Double(matches)
     let indexCost = 3 * Double(matches)
     return indexCost <= scanCost ? .trigramIndex : .scan
-  }
-
-  private static func escapeLike(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-      escaped.append(character)
-    }
-    return escaped
   }
 }

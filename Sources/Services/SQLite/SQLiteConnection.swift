@@ -1,6 +1,6 @@
 /// The one owner of one `SQLiteDatabase`, and the only way services touch it.
 ///
-/// The actor runs on its own thread (`SQLiteThreadExecutor`), never on Swift's
+/// The actor runs on its own thread (`ThreadExecutor`), never on Swift's
 /// cooperative pool: SQLite calls block. Calls are serialized; each `read` runs
 /// in a DEFERRED transaction (one consistent snapshot), each `write` in an
 /// IMMEDIATE one, and `writeBatched` shares one durable commit among the
@@ -13,7 +13,7 @@ public actor SQLiteConnection {
   /// The database file.
   public nonisolated let path: String
   /// The thread every call runs on.
-  private let executor: SQLiteThreadExecutor
+  private let executor: ThreadExecutor
   /// How to open the file.
   private let options: SQLiteDatabase.Options
   /// Runs once after the file opened (migrations, pragmas).
@@ -44,7 +44,7 @@ public actor SQLiteConnection {
     busyRetries: Int = 3, maxBatchSize: Int = 256,
     configure: @escaping @Sendable (SQLiteDatabase) throws -> Void = { _ in }
   ) throws {
-    guard let executor = SQLiteThreadExecutor() else {
+    guard let executor = ThreadExecutor() else {
       throw SQLiteError.misuse("could not start a thread for \(path)", sql: nil)
     }
     self.path = path

@@ -156,7 +156,7 @@ export interface QuotePage {
 }
 
 export interface ServiceCapabilities {
-  backend: "embedded" | "remote";
+  backend: "embedded" | "remote" | "postgres";
   methods: string[];
   notifications: string[];
 }
@@ -206,7 +206,7 @@ export interface DaemonStatusResult {
   };
   inFlight: number;
   queuedOutputBytes: number;
-  backends: Record<string, "embedded" | "remote">;
+  backends: Record<string, "embedded" | "remote" | "postgres">;
   dataDir: string;
   clientId: string | null;
 }

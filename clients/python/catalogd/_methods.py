@@ -816,8 +816,10 @@ class ClientMethods:
     def on_products_list_updated(self, callback: Callable[[ProductsListUpdated], Any]) -> Callable[[], None]:
         """Calls `callback` with the params of every `products/listUpdated` notification (a
         `ProductsListUpdated`). The catalog changed: reload the list. Changes made by other daemons
-        on the same catalog are reported from the session's first products request on. reason resync
-        (no id): changes were made elsewhere or may have been missed.
+        on the same catalog are reported: on SQLite from the session's first products request on, on
+        PostgreSQL from initialize on. reason resync (no id): changes were made elsewhere or may
+        have been missed (after a bulk seed, or once the PostgreSQL connection is back after it
+        broke).
 
         Returns a function that removes the handler; see `on`.
         """
@@ -1513,8 +1515,10 @@ class AsyncClientMethods:
     def on_products_list_updated(self, callback: Callable[[ProductsListUpdated], Any]) -> Callable[[], None]:
         """Calls `callback` with the params of every `products/listUpdated` notification (a
         `ProductsListUpdated`). The catalog changed: reload the list. Changes made by other daemons
-        on the same catalog are reported from the session's first products request on. reason resync
-        (no id): changes were made elsewhere or may have been missed.
+        on the same catalog are reported: on SQLite from the session's first products request on, on
+        PostgreSQL from initialize on. reason resync (no id): changes were made elsewhere or may
+        have been missed (after a bulk seed, or once the PostgreSQL connection is back after it
+        broke).
 
         Returns a function that removes the handler; see `on`.
         """

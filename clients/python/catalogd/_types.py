@@ -86,8 +86,9 @@ PRODUCTS_CHANGED = "products/changed"
 """server→client: A product was updated: refresh its detail."""
 PRODUCTS_LIST_UPDATED = "products/listUpdated"
 """server→client: The catalog changed: reload the list. Changes made by other daemons on the same
-catalog are reported from the session's first products request on. reason resync (no id): changes
-were made elsewhere or may have been missed.
+catalog are reported: on SQLite from the session's first products request on, on PostgreSQL from
+initialize on. reason resync (no id): changes were made elsewhere or may have been missed (after a
+bulk seed, or once the PostgreSQL connection is back after it broke).
 """
 QUOTES_LOADING = "quotes/loading"
 """server→client: A quote fetch started (true) or all ended (false), failures included; the refresh
@@ -915,8 +916,10 @@ class ProductsChanged:
 @dataclass(frozen=True)
 class ProductsListUpdated:
     """The params of the `products/listUpdated` notification. The catalog changed: reload the list.
-    Changes made by other daemons on the same catalog are reported from the session's first products
-    request on. reason resync (no id): changes were made elsewhere or may have been missed.
+    Changes made by other daemons on the same catalog are reported: on SQLite from the session's
+    first products request on, on PostgreSQL from initialize on. reason resync (no id): changes were
+    made elsewhere or may have been missed (after a bulk seed, or once the PostgreSQL connection is
+    back after it broke).
     """
 
     METHOD: ClassVar[str] = "products/listUpdated"
@@ -1112,7 +1115,7 @@ class QuotesLoading:
 class ServiceCapabilities:
     """The `ServiceCapabilities` schema."""
 
-    backend: Literal["embedded", "remote"]
+    backend: Literal["embedded", "remote", "postgres"]
     """(`backend`)"""
     methods: List[str]
     """(`methods`)"""
@@ -1174,7 +1177,7 @@ class Status:
     """(`inFlight`)"""
     queued_output_bytes: int
     """(`queuedOutputBytes`)"""
-    backends: Dict[str, Literal["embedded", "remote"]]
+    backends: Dict[str, Literal["embedded", "remote", "postgres"]]
     """(`backends`)"""
     data_dir: str
     """(`dataDir`)"""

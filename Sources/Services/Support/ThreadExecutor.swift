@@ -1,9 +1,10 @@
 import Glibc
 
 /// A serial executor that runs its jobs, in order, on one dedicated POSIX
-/// thread: the executor of an `SQLiteConnection`.
+/// thread: the executor of an `SQLiteConnection` or a `PostgresConnection`.
 ///
-/// SQLite calls block (an fsync per durable commit, busy waits), and Swift's
+/// Database calls block (an fsync per durable commit, busy waits, network
+/// round trips), and Swift's
 /// cooperative pool has one thread per core; a blocked pool thread would stall
 /// every other task of the daemon. Dispatch's `DispatchSerialQueue` is not a
 /// `SerialExecutor` on Linux, hence this one. A hop onto it and back costs a
@@ -14,7 +15,7 @@ import Glibc
 /// any job can be enqueued, and only read afterwards; the pthread objects are
 /// allocated in `init` and freed in `deinit`, which runs after the thread ended
 /// (the thread holds a reference until then).
-final class SQLiteThreadExecutor: SerialExecutor, @unchecked Sendable {
+final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
   /// Guards the fields below.
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   /// Signalled when a job arrives for the sleeping thread, or on `stop`.
@@ -41,7 +42,7 @@ final class SQLiteThreadExecutor: SerialExecutor, @unchecked Sendable {
       &thread, &attributes,
       { context in
         guard let context else { return nil }
-        Unmanaged<SQLiteThreadExecutor>.fromOpaque(context).takeRetainedValue().runLoop()
+        Unmanaged<ThreadExecutor>.fromOpaque(context).takeRetainedValue().runLoop()
         return nil
       }, retained.toOpaque())
     guard status == 0 else {

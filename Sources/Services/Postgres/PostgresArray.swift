@@ -1,0 +1,22 @@
+/// The text form of a one-dimensional PostgreSQL array (`{"a","b",NULL}`),
+/// bound as one parameter and cast (`$1::text[]`), so a batch of rows is one
+/// statement without any value in the SQL.
+enum PostgresArray {
+  static func literal(_ values: [String?]) -> String {
+    var text = "{"
+    for (index, value) in values.enumerated() {
+      if index > 0 { text.append(",") }
+      guard let value else {
+        text.append("NULL")
+        continue
+      }
+      text.append("\"")
+      for character in value {
+        if character == "\"" || character == "\\" { text.append("\\") }
+        text.append(character)
+      }
+      text.append("\"")
+    }
+    return text + "}"
+  }
+}

@@ -1,0 +1,442 @@
+import Protocol
+import Synchronization
+
+/// The shared catalog: products and suppliers in a PostgreSQL database that
+/// any number of daemons, on any number of machines, use at once.
+///
+/// Same methods, cursors, search and errors as the embedded catalog. Every
+/// change sends a notification from a trigger at commit; each daemon listens
+/// on its own connection, tells its client about other daemons' changes, and
+/// after a broken connection sends `resync`. While the database cannot be
+/// reached, calls fail with `UpstreamFailure.unavailable` (-32020,
+/// retryable) and the next call connects again.
+public final class PostgresProductBackend: ProductBackend, ProductSeeding {
+  public var kind: String { "postgres" }
+
+  private let connection: PostgresConnection
+  private let listener: PostgresListener
+  /// Tells this daemon's changes from others' in notifications.
+  private let origin: String
+  /// Whether the listener was started (by the first `externalChanges`).
+  private let isListening = Atomic<Bool>(false)
+  /// Calls wait until the listener's first attempt ended, so a client hears of
+  /// every change made after its first products request was answered.
+  private let listenerStart = Mutex(ListenerStart.notStarted)
+  private enum ListenerStart {
+    case notStarted
+    case starting([CheckedContinuation<Void, Never>])
+    case done
+  }
+  private let external:
+    (stream: AsyncStream<ProductChange>, continuation: AsyncStream<ProductChange>.Continuation)
+
+  /// - Parameters:
+  ///   - url: a `postgres://` URL (libpq's environment fills what it leaves out).
+  ///   - origin: this daemon's id, written with its changes.
+  ///   - statementTimeout: the longest a statement may run before the server cancels it.
+  ///   - log: failures of the listening connection.
+  public init(
+    url: String, origin: String, statementTimeout: Duration,
+    log: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws {
+    let (seconds, attoseconds) = statementTimeout.components
+    let milliseconds = String(max(seconds * 1000 + attoseconds / 1_000_000_000_000_000, 1))
+    connection = try PostgresConnection(url: url) { session in
+      try session.execute(
+        "SELECT set_config('statement_timeout', $1, false), set_config('catalogd.origin', $2, false)",
+        [milliseconds, origin])
+      try session.migrate(Self.migrations)
+    }
+    listener = PostgresListener(url: url, channel: PostgresCatalogSchema.channel)
+    self.origin = origin
+    self.log = log
+    external = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+  }
+
+  private let log: @Sendable (String) -> Void
+
+  deinit {
+    listener.stop()
+    external.continuation.finish()
+  }
+
+  static let migrations = [
+    PostgresMigration(version: 1, sql: PostgresCatalogSchema.version1),
+    PostgresMigration(version: 2) { session in
+      for name in DemoCatalog.suppliers {
+        try session.execute("INSERT INTO suppliers (name) VALUES ($1)", [name])
+      }
+      try insert(DemoCatalog.items(), into: session, origin: nil)
+    },
+  ]
+
+  /// Runs `body` on the connection; a database that cannot serve becomes
+  /// `UpstreamFailure.unavailable`, a missing supplier `InvalidArgument`.
+  private func database<T: Sendable>(
+    write: Bool = false, supplier: Int64? = nil,
+    _ body: @escaping @Sendable (PostgresSession) throws -> T
+  ) async throws -> T {
+    await listenerStarted()
+    do {
+      return write ? try await connection.write(body) : try await connection.read(body)
+    } catch let error as PostgresError where error.isUnavailable {
+      throw UpstreamFailure.unavailable(service: "products", reason: "database: \(error.message)")
+    } catch let error as PostgresError where error.sqlState == "23503" {
+      throw InvalidArgument(
+        field: "supplierId", reason: "no supplier with id \(supplier.map { String($0) } ?? "?")")
+    }
+  }
+
+  private func listenerStarted() async {
+    guard listenerStart.withLock({ if case .starting = $0 { true } else { false } }) else { return }
+    await withCheckedContinuation { waiter in
+      let waits = listenerStart.withLock { state in
+        guard case .starting(let waiters) = state else { return false }
+        state = .starting(waiters + [waiter])
+        return true
+      }
+      if !waits { waiter.resume() }
+    }
+  }
+
+  private func listenerDidStart() {
+    let waiters = listenerStart.withLock { state -> [CheckedContinuation<Void, Never>] in
+      defer { state = .done }
+      guard case .starting(let waiters) = state else { return [] }
+      return waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  // MARK: - Reads
+
+  public func list(_ query: ProductListQuery) async throws -> ProductPage {
+    guard let resolved = try ProductListFilter(query) else {
+      return ProductPage(items: [], nextCursor: nil, totalCount: 0)
+    }
+    let (filter, cursor, supplier) = (resolved.digest, resolved.cursor, resolved.supplier)
+    let statements = PostgresProductListSQL(query: query, supplier: supplier)
+    // No name holds U+0000 (PostgreSQL's text cannot), so nothing matches it.
+    if statements.text?.unicodeScalars.contains("\u{0}") == true {
+      return ProductPage(items: [], nextCursor: nil, totalCount: 0)
+    }
+    let (rows, total) = try await database { session in
+      let count = statements.count
+      let total = try session.execute(count.sql, count.parameters).first?.int(0) ?? 0
+      let page = statements.page(after: cursor)
+      return (try session.execute(page.sql, page.parameters).rows.map(Self.product), total)
+    }
+    return ProductRow.page(
+      rows, limit: query.limit, sort: query.sort, filter: filter, totalCount: total)
+  }
+
+  public func get(id: String) async throws -> Product {
+    guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
+    let found = try await database { session in
+      try session.execute(Self.selectProduct + " WHERE p.id = $1::bigint", [String(rowID)])
+        .first.map(Self.product)
+    }
+    guard let found else { throw NotFound(resource: "product", id: id) }
+    return found.product
+  }
+
+  public func suppliers() async throws -> [Supplier] {
+    try await database { session in
+      try session.execute("SELECT id, name FROM suppliers ORDER BY name COLLATE \"C\", id").rows
+        .map { row throws(PostgresError) in
+          Supplier(id: String(try row.int64(0)), name: try row.text(1))
+        }
+    }
+  }
+
+  // MARK: - Writes
+
+  public func create(_ draft: ProductDraft) async throws -> Product {
+    let supplier = try Self.supplierRowID(draft.supplierId)
+    let row = try await database(write: true, supplier: supplier) { session in
+      try session.execute(
+        """
+        WITH p AS (
+          INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text)
+          SELECT $1, $2, $3::bigint, $4::bigint, now, now, $5 FROM \(Self.now)
+          RETURNING *
+        )
+        \(Self.selectColumns) FROM p LEFT JOIN suppliers s ON s.id = p.supplier_id
+        """,
+        [
+          draft.nameKo, draft.nameEn, String(draft.price), supplier.map { String($0) },
+          ProductSearch.text(nameKo: draft.nameKo, nameEn: draft.nameEn),
+        ]
+      ).first.map(Self.product)
+    }
+    guard let row else { throw PostgresError(kind: .statement, message: "INSERT returned no row") }
+    return row.product
+  }
+
+  public func update(id: String, _ patch: ProductPatch, expectedVersion: Int?) async throws
+    -> Product
+  {
+    guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
+    let supplier: Int64?? = try patch.supplierId.map { value in try Self.supplierRowID(value) }
+    return try await database(write: true, supplier: supplier ?? nil) { session in
+      guard
+        let current = try session.execute(
+          "SELECT version, name_ko, name_en FROM products WHERE id = $1::bigint FOR UPDATE",
+          [String(rowID)]
+        ).first
+      else { throw NotFound(resource: "product", id: id) }
+      let version = try current.int(0)
+      if let expectedVersion, expectedVersion != version {
+        throw ProductsError.conflict(currentVersion: version)
+      }
+      let nameKo = try patch.nameKo ?? current.text(1)
+      let nameEn = patch.nameEn ?? current.values[2]
+      var assignments = [
+        "version = version + 1", "updated_at = (SELECT now FROM \(Self.now))",
+        "search_text = $2",
+      ]
+      var parameters: [String?] = [
+        String(rowID), ProductSearch.text(nameKo: nameKo, nameEn: nameEn),
+      ]
+      func assign(_ column: String, _ value: String?, cast: String = "") {
+        parameters.append(value)
+        assignments.append("\(column) = $\(parameters.count)\(cast)")
+      }
+      if let nameKo = patch.nameKo { assign("name_ko", nameKo) }
+      if let nameEn = patch.nameEn { assign("name_en", nameEn) }
+      if let price = patch.price { assign("price", String(price), cast: "::bigint") }
+      if let supplier { assign("supplier_id", supplier.map { String($0) }, cast: "::bigint") }
+      // Only fixed column names are joined into the SQL; every value is bound.
+      let updated = try session.execute(
+        """
+        WITH p AS (
+          UPDATE products SET \(assignments.joined(separator: ", ")) WHERE id = $1::bigint RETURNING *
+        )
+        \(Self.selectColumns) FROM p LEFT JOIN suppliers s ON s.id = p.supplier_id
+        """, parameters
+      ).first
+      guard let updated else { throw NotFound(resource: "product", id: id) }
+      return try Self.product(updated).product
+    }
+  }
+
+  public func delete(id: String) async throws {
+    guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
+    let deleted = try await database(write: true) { session in
+      try session.execute("DELETE FROM products WHERE id = $1::bigint", [String(rowID)]).affected
+    }
+    guard deleted > 0 else { throw NotFound(resource: "product", id: id) }
+  }
+
+  private static func supplierRowID(_ id: String?) throws(InvalidArgument) -> Int64? {
+    guard let id else { return nil }
+    guard let rowID = ProductRow.rowID(id) else {
+      throw InvalidArgument(field: "supplierId", reason: "no supplier with id \(id)")
+    }
+    return rowID
+  }
+
+  // MARK: - Rows
+
+  /// The server's clock in microseconds since the epoch, one value per
+  /// statement: creation times from many machines share one clock.
+  static let now =
+    "(SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS now) AS clock"
+
+  static let selectColumns = """
+    SELECT p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at, p.updated_at, p.version
+    """
+
+  static let selectProduct =
+    selectColumns + " FROM products p LEFT JOIN suppliers s ON s.id = p.supplier_id"
+
+  static func product(_ row: PostgresRow) throws(PostgresError) -> ProductRow {
+    let created = try row.int64(6)
+    let supplier =
+      row.isNull(4) ? nil : Supplier(id: String(try row.int64(4)), name: try row.text(5))
+    return ProductRow(
+      product: Product(
+        id: String(try row.int64(0)), nameKo: try row.text(1), nameEn: row.values[2],
+        price: try row.int(3), supplier: supplier,
+        createdAt: RFC3339.string(microseconds: created),
+        updatedAt: RFC3339.string(microseconds: try row.int64(7)), version: try row.int(8)),
+      createdMicroseconds: created)
+  }
+
+  // MARK: - Bulk data
+
+  public func seed(count: Int, progress: @Sendable (Int) -> Void) async throws {
+    let batchSize = 20_000
+    var inserted = 0
+    let origin = origin
+    while inserted < count {
+      let batch = min(batchSize, count - inserted)
+      let items = DemoCatalog.bulkItems(count: batch, seed: UInt64(inserted + 1))
+      try await database(write: true) { session in
+        try Self.insert(items, into: session, origin: origin)
+      }
+      inserted += batch
+      progress(inserted)
+    }
+  }
+
+  /// Inserts `items` in one statement, with the per-row trigger work done
+  /// once for all: counts added by supplier, and (with an `origin`) one
+  /// `resync` notification instead of one per product.
+  private static func insert(
+    _ items: [DemoCatalog.Item], into session: PostgresSession, origin: String?
+  ) throws {
+    try session.execute("SELECT set_config('catalogd.bulk', 'on', true)")
+    var columns: [[String?]] = Array(repeating: [], count: 6)
+    var bySupplier: [Int64: Int] = [:]
+    for item in items {
+      let supplier = item.supplier.map { Int64($0 + 1) }
+      columns[0].append(item.nameKo)
+      columns[1].append(item.nameEn)
+      columns[2].append(String(item.price))
+      columns[3].append(supplier.map { String($0) })
+      columns[4].append(String(-Int64(item.ageSeconds) * 1_000_000))
+      columns[5].append(ProductSearch.text(nameKo: item.nameKo, nameEn: item.nameEn))
+      bySupplier[supplier ?? 0, default: 0] += 1
+    }
+    try session.execute(
+      """
+      INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text)
+      SELECT k, e, pr, s, clock.now + age, clock.now + age, t
+      FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[])
+        AS item(k, e, pr, s, age, t), \(now)
+      """, columns.map(PostgresArray.literal))
+    bySupplier[-1] = items.count
+    for (supplier, added) in bySupplier {
+      try session.execute(
+        "SELECT product_counts_add($1::bigint, $2::bigint)", [String(supplier), String(added)])
+    }
+    try session.execute("SELECT set_config('catalogd.bulk', 'off', true)")
+    if let origin {
+      try session.execute(
+        "SELECT pg_notify($1, 'resync 0 ' || $2)", [PostgresCatalogSchema.channel, origin])
+    }
+  }
+
+  // MARK: - Other daemons' changes
+
+  /// Other daemons' changes, from the first call on (the daemon asks right
+  /// after `initialize`): the listener connects then and keeps listening.
+  public func externalChanges() -> AsyncStream<ProductChange> {
+    if !isListening.exchange(true, ordering: .relaxed) { startListening() }
+    return external.stream
+  }
+
+  private func startListening() {
+    let (events, eventSink) = AsyncStream.makeStream(
+      of: PostgresListener.Event.self, bufferingPolicy: .bufferingNewest(1_000))
+    let log = log
+    listenerStart.withLock { $0 = .starting([]) }
+    listener.start(
+      onEvent: { eventSink.yield($0) },
+      onFailure: { log("the products database is unreachable, retrying: \($0.message)") })
+    let origin = origin
+    let continuation = external.continuation
+    Task { [weak self] in
+      for await event in events {
+        if event == .started {
+          self?.listenerDidStart()
+          continue
+        }
+        guard let change = await self?.change(for: event, origin: origin) else { continue }
+        continuation.yield(change)
+      }
+    }
+  }
+
+  /// What a notification means to this daemon's client: nothing for its own
+  /// changes (reported as they are made), else the change, with the product
+  /// as it is now for an update.
+  private func change(for event: PostgresListener.Event, origin: String) async -> ProductChange? {
+    guard case .notification(let payload) = event else {
+      return ProductChange(reason: .resync, id: nil)
+    }
+    let parts = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3, let reason = ProductChange.Reason(rawValue: String(parts[0])),
+      parts[2] != origin
+    else { return nil }
+    guard reason != .resync else { return ProductChange(reason: .resync, id: nil) }
+    let id = String(parts[1])
+    let product = reason == .updated ? try? await get(id: id) : nil
+    return ProductChange(reason: reason, id: id, product: product)
+  }
+}
+
+/// The statements of one `products/list` page and its count on PostgreSQL.
+/// Only fixed SQL fragments are assembled here; every value is a bound parameter.
+struct PostgresProductListSQL {
+  let query: ProductListQuery
+  let supplier: Int64?
+  /// The query text, or `nil` for none.
+  let text: String?
+
+  init(query: ProductListQuery, supplier: Int64?) {
+    self.query = query
+    self.supplier = supplier
+    text = query.query.flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  /// How many products match: kept counters without text, else a count
+  /// (the trigram index finds the matches of three or more characters).
+  var count: (sql: String, parameters: [String?]) {
+    guard text != nil else {
+      return (
+        "SELECT coalesce(sum(n), 0) FROM product_counts WHERE supplier_id = $1::bigint",
+        [String(supplier ?? -1)]
+      )
+    }
+    let (conditions, parameters) = filters()
+    return (
+      "SELECT count(*) FROM products p WHERE " + conditions.joined(separator: " AND "), parameters
+    )
+  }
+
+  /// The page after `cursor`, one row more than the limit (to know whether another page follows).
+  func page(after cursor: ProductCursor?) -> (sql: String, parameters: [String?]) {
+    var (conditions, parameters) = filters()
+    let (column, cast, ascending): (String, String, Bool) =
+      switch query.sort {
+      case .newest: ("p.created_at", "::bigint", false)
+      case .priceAsc: ("p.price", "::bigint", true)
+      case .priceDesc: ("p.price", "::bigint", false)
+      case .name: ("p.name_ko", " COLLATE \"C\"", true)
+      }
+    if let cursor {
+      switch cursor.key {
+      case .integer(let value): parameters.append(String(value))
+      case .text(let value): parameters.append(value)
+      }
+      parameters.append(String(cursor.id))
+      let key = parameters.count - 1
+      conditions.append(
+        "(\(column), p.id) \(ascending ? ">" : "<") ($\(key)\(cast), $\(key + 1)::bigint)")
+    }
+    let direction = ascending ? "ASC" : "DESC"
+    let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    parameters.append(String(query.limit + 1))
+    return (
+      PostgresProductBackend.selectProduct + whereClause
+        + " ORDER BY \(column) \(direction), p.id \(direction) LIMIT $\(parameters.count)::bigint",
+      parameters
+    )
+  }
+
+  private func filters() -> (conditions: [String], parameters: [String?]) {
+    var conditions: [String] = []
+    var parameters: [String?] = []
+    if let supplier {
+      parameters.append(String(supplier))
+      conditions.append("p.supplier_id = $\(parameters.count)::bigint")
+    }
+    if let text {
+      parameters.append(ProductSearch.likePattern(text))
+      conditions.append("p.search_text LIKE $\(parameters.count) ESCAPE '\\'")
+    }
+    return (conditions, parameters)
+  }
+}

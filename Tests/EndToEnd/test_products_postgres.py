@@ -1,0 +1,167 @@
+"""Products on PostgreSQL, what only the shared catalog does: many daemons on
+one database told of each other's changes at once, migrations by whichever
+daemon comes first, and a database that is unreachable, stops, times out and
+comes back while the daemons keep serving.
+
+The product suite itself (test_products*.py) runs on both catalogs."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import time
+
+import pytest
+
+from catalogd_e2e import (
+    UPSTREAM_UNAVAILABLE,
+    assert_error,
+    assert_result,
+    is_notification,
+    run_catalogd,
+    short,
+)
+from postgres_cluster import PostgresCluster, free_port
+
+DEMO_PRODUCTS = 300
+
+
+def postgres(spawn, url: str, *args: str):
+    d = spawn(*args, env={"CATALOGD_DATABASE_URL": url})
+    d.initialize()
+    return d
+
+
+def next_notification(d, timeout: float) -> dict:
+    msg = d.read_message(timeout)
+    assert is_notification(msg), short(msg)
+    return msg
+
+
+def wait_for(predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"{what}: not within {timeout}s"
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("catalog_backend", ["postgres"], indirect=True)
+def test_three_daemons_each_mutation_reaches_the_other_two_at_once(spawn, catalog_backend):
+    a, b, c = (spawn() for _ in range(3))
+    for d in (a, b, c):
+        d.initialize()
+        assert d.result("daemon/status")["backends"]["products"] == "postgres"
+        d.result("products/list", {"limit": 1})
+    delays = {"b": [], "c": []}
+    for k in range(20):
+        sent = time.monotonic()
+        p = a.result("products/create", {"nameKo": f"공유 {k}", "price": k})
+        for name, d in (("b", b), ("c", c)):
+            msg = next_notification(d, 2)
+            delays[name].append(time.monotonic() - sent)
+            assert msg["method"] == "products/listUpdated" and msg["params"] == {"reason": "created", "id": p["id"]}
+    updated = b.result("products/update", {"id": p["id"], "price": 99})
+    for d in (a, c):
+        got = [next_notification(d, 2), next_notification(d, 2)]
+        assert {m["method"] for m in got} == {"products/listUpdated", "products/changed"}, short(got)
+        assert any(m["params"] == {"product": updated} for m in got), short(got)
+    c.result("products/delete", {"id": p["id"]})
+    for d in (a, b):
+        assert next_notification(d, 2)["params"] == {"reason": "deleted", "id": p["id"]}
+    everyone = delays["b"] + delays["c"]
+    # From the request's send to the other daemons' notification: the commit,
+    # the reply and the notification all fit in 200 ms, as a median and nearly always.
+    assert statistics.median(everyone) < 0.2, delays
+    assert max(everyone) < 1.0, delays
+    for d in (a, b, c):
+        assert d.result("products/list", {"limit": 1})["totalCount"] == DEMO_PRODUCTS + 19
+
+
+def test_daemons_on_an_empty_database_migrate_and_seed_it_once(spawn, postgres_cluster):
+    url = postgres_cluster.url(postgres_cluster.new_database())
+    daemons = [postgres(spawn, url) for _ in range(4)]
+    ids = [d.request("products/list", {"limit": 100}) for d in daemons]
+    for d, id in zip(daemons, ids):
+        resp, _ = d.read_until_response(id, timeout=30)
+        assert assert_result(resp, id)["totalCount"] == DEMO_PRODUCTS
+    assert len(daemons[0].result("suppliers/list")["items"]) == 10
+    versions = postgres_cluster.psql("SELECT version FROM catalogd_migrations ORDER BY version", url.rsplit("/", 1)[1])
+    assert versions == [["1"], ["2"]]
+
+
+def test_unreachable_database_is_retryable_and_other_services_keep_serving(spawn):
+    d = postgres(spawn, f"postgres://nobody:s3cret-pass@127.0.0.1:{free_port()}/nothing")
+    resp = d.call("products/list", {"limit": 1})
+    error = assert_error(resp, UPSTREAM_UNAVAILABLE)
+    assert error["data"]["service"] == "products" and error["data"]["retryable"] is True, short(error)
+    assert "s3cret-pass" not in str(resp) and "s3cret-pass" not in d.stderr_text()
+    assert d.result("quotes/random")["content"]
+    assert d.result("daemon/status")["backends"]["products"] == "postgres"
+    # And again: every call tries to connect anew.
+    assert_error(d.call("products/create", {"nameKo": "나중에", "price": 1}), UPSTREAM_UNAVAILABLE)
+
+
+@pytest.mark.timeout_s(120)
+def test_server_stopped_and_started_mid_run(spawn, tmp_path):
+    """The daemons answer -32020 while the server is down, serve other services,
+    and recover by themselves; the listener tells each client to resync."""
+    cluster = PostgresCluster().init().start()
+    try:
+        url = cluster.url(cluster.new_database())
+        a, b = postgres(spawn, url), postgres(spawn, url)
+        assert a.result("products/list", {"limit": 1})["totalCount"] == DEMO_PRODUCTS
+        b.result("products/list", {"limit": 1})
+        made = a.result("products/create", {"nameKo": "중단 전", "price": 1})
+        assert next_notification(b, 2)["params"] == {"reason": "created", "id": made["id"]}
+
+        cluster.stop("immediate")
+        error = assert_error(a.call("products/list", {"limit": 1}), UPSTREAM_UNAVAILABLE)
+        assert error["data"]["retryable"] is True
+        assert a.result("quotes/random")["content"]
+
+        cluster.start()
+        page = wait_for(lambda: a.call("products/list", {"limit": 1}).get("result"), 30, "products/list again")
+        assert page["totalCount"] == DEMO_PRODUCTS + 1
+        for d in (a, b):
+            msg = wait_for(lambda d=d: next_notification(d, 15), 15, "resync")
+            assert msg["method"] == "products/listUpdated" and msg["params"] == {"reason": "resync"}, short(msg)
+        after = b.result("products/create", {"nameKo": "복구 후", "price": 2})
+        assert next_notification(a, 2)["params"] == {"reason": "created", "id": after["id"]}
+        assert a.result("products/get", {"id": made["id"]}) == made
+    finally:
+        cluster.destroy()
+
+
+@pytest.mark.parametrize("catalog_backend", ["postgres"], indirect=True)
+def test_a_statement_past_the_timeout_is_retryable_and_the_row_stays_intact(spawn, catalog_backend):
+    d = spawn("--upstream-timeout-ms", "300")
+    d.initialize()
+    before = d.result("products/get", {"id": "1"})
+    cluster = catalog_backend.cluster
+    # Another session holds the row's lock for 3 s: the update waits, then times out.
+    holder = subprocess.Popen(
+        ["psql", "-X", "-q", "-d", catalog_backend.url, "-c",
+         "BEGIN; SELECT id FROM products WHERE id = 1 FOR UPDATE; SELECT pg_sleep(3); COMMIT;"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: cluster.psql(
+            "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+            "WHERE c.relname = 'products' AND l.mode = 'RowShareLock'", catalog_backend.database)[0][0] != "0",
+            5, "the lock holder")
+        started = time.monotonic()
+        error = assert_error(d.call("products/update", {"id": "1", "price": 5}), UPSTREAM_UNAVAILABLE)
+        assert error["data"]["retryable"] is True
+        assert time.monotonic() - started < 2.5, "the statement timeout did not end the wait"
+    finally:
+        holder.wait(10)
+    assert d.result("products/get", {"id": "1"}) == before
+    assert d.result("products/update", {"id": "1", "price": 5})["version"] == before["version"] + 1
+
+
+def test_a_database_url_must_be_postgres(spawn, tmp_path):
+    proc = run_catalogd(["--database-url", "mysql://localhost/x", "call", "daemon/status"], env=spawn.env(), cwd=tmp_path)
+    assert proc.returncode == 2, proc
+    assert b"--database-url" in proc.stderr and b"postgres://" in proc.stderr, proc.stderr
