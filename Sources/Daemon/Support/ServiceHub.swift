@@ -66,15 +66,10 @@ final class ServiceHub: Sendable {
   static func postgresBackend(_ configuration: Configuration, url: String)
     -> PostgresProductBackend
   {
-    do {
-      return try PostgresProductBackend(
-        url: url, origin: instanceId,
-        statementTimeout: .milliseconds(configuration.upstreamTimeoutMilliseconds),
-        log: { Log.warn($0) })
-    } catch {
-      // Only a thread that could not start fails here: the daemon cannot go on.
-      fatalError("cannot set up the PostgreSQL catalog: \(error)")
-    }
+    PostgresProductBackend(
+      url: url, origin: instanceId,
+      statementTimeout: .milliseconds(configuration.upstreamTimeoutMilliseconds),
+      log: { Log.warn($0) })
   }
 
   /// The photo index's log lines (skipped files, scans) on the daemon's log.

@@ -13,7 +13,10 @@ import Synchronization
 public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   public var kind: String { "postgres" }
 
-  private let connection: PostgresConnection
+  private let url: String
+  private let milliseconds: String
+  /// The connection, made on first use (it starts a thread of its own).
+  private let lazyConnection = Mutex<PostgresConnection?>(nil)
   private let listener: PostgresListener
   /// Tells this daemon's changes from others' in notifications.
   private let origin: String
@@ -38,19 +41,31 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   public init(
     url: String, origin: String, statementTimeout: Duration,
     log: @escaping @Sendable (String) -> Void = { _ in }
-  ) throws {
+  ) {
     let (seconds, attoseconds) = statementTimeout.components
-    let milliseconds = String(max(seconds * 1000 + attoseconds / 1_000_000_000_000_000, 1))
-    connection = try PostgresConnection(url: url) { session in
-      try session.execute(
-        "SELECT set_config('statement_timeout', $1, false), set_config('catalogd.origin', $2, false)",
-        [milliseconds, origin])
-      try session.migrate(Self.migrations)
-    }
+    milliseconds = String(max(seconds * 1000 + attoseconds / 1_000_000_000_000_000, 1))
+    self.url = url
     listener = PostgresListener(url: url, channel: PostgresCatalogSchema.channel)
     self.origin = origin
     self.log = log
     external = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+  }
+
+  /// The connection; each new session gets the statement timeout and this
+  /// daemon's origin, then brings the schema up to date.
+  private func connection() throws -> PostgresConnection {
+    try lazyConnection.withLock { stored in
+      if let stored { return stored }
+      let (milliseconds, origin) = (milliseconds, origin)
+      let made = try PostgresConnection(url: url) { session in
+        try session.execute(
+          "SELECT set_config('statement_timeout', $1, false), set_config('catalogd.origin', $2, false)",
+          [milliseconds, origin])
+        try session.migrate(Self.migrations)
+      }
+      stored = made
+      return made
+    }
   }
 
   private let log: @Sendable (String) -> Void
@@ -78,6 +93,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   ) async throws -> T {
     await listenerStarted()
     do {
+      let connection = try connection()
       return write ? try await connection.write(body) : try await connection.read(body)
     } catch let error as PostgresError where error.isUnavailable {
       throw UpstreamFailure.unavailable(service: "products", reason: "database: \(error.message)")
