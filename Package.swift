@@ -26,7 +26,10 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "Daemon", dependencies: ["Protocol", "Services"]),
-    .executableTarget(name: "LoadGenerator", path: "Benchmarks/LoadGenerator"),
+    // The places figures compare the daemon with SQLite's R*Tree and a scan in-process.
+    .executableTarget(
+      name: "LoadGenerator", dependencies: ["Services", "CSQLite"], path: "Benchmarks/LoadGenerator"
+    ),
     .testTarget(name: "ProtocolTests", dependencies: ["Protocol"], exclude: ["JSONTestSuite"]),
     .testTarget(name: "ServicesTests", dependencies: ["Services"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Protocol", "Services"]),

@@ -8,6 +8,7 @@ struct Options {
            catalogd-bench --calibrate [--framing ndjson|lsp] [--json]
            catalogd-bench --products N [--json]
            catalogd-bench --feeds [--photo-files N] [--feed-products N] [--open-feeds N] [--json]
+           catalogd-bench --places N [--json]
 
       --binary PATH      the daemon (default $CATALOGD_BIN, else .build/release/catalogd)
       --requests N       pipelined echo requests per framing; 0 skips (default 100000)
@@ -24,6 +25,8 @@ struct Options {
       --photo-files N    image files generated once into .build/bench-data/photos-N (100000)
       --feed-products N  the products feed's catalog, seeded like --products (100000)
       --open-feeds N     feeds held open at once in one daemon for the memory figure (1000)
+      --places N         only the places figures, on N places (seeded once into
+                         .build/bench-data/places-N with `catalogd import places FILE`)
     """
 
   var binary = getenv("CATALOGD_BIN").map { String(cString: $0) } ?? ".build/release/catalogd"
@@ -39,6 +42,7 @@ struct Options {
   var photoFiles = 100_000
   var feedProducts = 100_000
   var openFeeds = 1_000
+  var places = 0
   var help = false
 
   init(_ arguments: some Sequence<String>) throws {
@@ -72,6 +76,7 @@ struct Options {
       case "--photo-files": photoFiles = max(1, try count())
       case "--feed-products": feedProducts = max(1, try count())
       case "--open-feeds": openFeeds = max(1, try count())
+      case "--places": places = try count()
       case "-h", "--help": help = true
       case "--framing":
         let text = try value()

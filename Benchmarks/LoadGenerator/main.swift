@@ -10,7 +10,7 @@ enum Target {
 
 /// Measures what the options ask for. Exit status: 0 when every figure was measured (a missed
 /// target is a figure, not a failure), 1 when one could not be, 2 for a bad command line.
-func run(_ arguments: ArraySlice<String>) -> Int32 {
+func run(_ arguments: ArraySlice<String>) async -> Int32 {
   let options: Options
   do {
     options = try Options(arguments)
@@ -25,6 +25,13 @@ func run(_ arguments: ArraySlice<String>) -> Int32 {
   var report = Report(json: options.json)
   if options.calibrate {
     calibrate(options, into: &report)
+  } else if options.places > 0 {
+    do {
+      try await PlacesBenchmark(options: options).run(into: &report)
+    } catch {
+      printError("catalogd-bench: \(error)")
+      return 1
+    }
   } else if options.products > 0 {
     do {
       try ProductsBenchmark(options: options).run(into: &report)
@@ -180,4 +187,4 @@ func printError(_ text: String) {
 // A daemon that dies mid-run must not take the bench with it: the write fails with EPIPE
 // instead, and is reported.
 signal(SIGPIPE, SIG_IGN)
-exit(run(CommandLine.arguments.dropFirst()))
+exit(await run(CommandLine.arguments.dropFirst()))
