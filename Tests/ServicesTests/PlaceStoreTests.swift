@@ -106,6 +106,51 @@ final class PlaceStoreTests: XCTestCase {
     }
   }
 
+  /// Pages are read on the searching threads through one shared connection
+  /// (`PlacePageReader`): searches running at once each get their own rows.
+  func testConcurrentSearchesEachGetTheirOwnPage() async throws {
+    let store = store()
+    var random = PlaceIndexTests.Random(state: 11)
+    var searches: [PlaceSearch] = []
+    for _ in 0..<60 {
+      let center = random.near(PlaceCoordinate(x: 126.99, y: 37.55), metres: 10_000)
+      searches.append(
+        try PlaceSearch(
+          category: random.category(), x: center.x, y: center.y, radius: random.int(500...5_000),
+          page: random.int(1...3), sort: .distance))
+    }
+    let results = try await withThrowingTaskGroup(of: (Int, PlaceSearchResult).self) { group in
+      for (offset, search) in searches.enumerated() {
+        group.addTask { (offset, try await store.search(search)) }
+      }
+      var results: [Int: PlaceSearchResult] = [:]
+      for try await (offset, result) in group { results[offset] = result }
+      return results
+    }
+    for (offset, search) in searches.enumerated() {
+      XCTAssertEqual(results[offset], Self.expected(search, Self.demo), "\(search)")
+    }
+  }
+
+  /// The page's rows are read afresh at each search (the page reader's cache
+  /// holds no stale row): a name changed by another connection shows at once,
+  /// though the index is not rebuilt (its coordinates did not change).
+  func testAPageShowsRowsAnotherConnectionChanged() async throws {
+    let store = store()
+    let place = Self.demo[42]
+    let search = try PlaceSearch(
+      category: place.category, x: place.x, y: place.y, radius: 0, sort: .distance)
+    let before = try await store.search(search)
+    XCTAssertEqual(before.items.first?.placeName, place.placeName)
+
+    let other = try SQLiteDatabase(path: folder + "/places.sqlite", readOnly: false)
+    try other.run(
+      "UPDATE places SET place_name = ? WHERE id = ?", [.text("이름 바뀐 곳"), .text(place.id)])
+    let after = try await store.search(search)
+    XCTAssertEqual(after.items.first?.id, place.id)
+    XCTAssertEqual(after.items.first?.placeName, "이름 바뀐 곳")
+  }
+
   func testPagesFollowKakaoPaging() async throws {
     let store = store()
     var seen: [Place] = []

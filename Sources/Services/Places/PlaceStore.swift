@@ -8,11 +8,11 @@ import Synchronization
 /// places) at the first call, and the index is built at the first search,
 /// from the rows in id order (a few milliseconds for the demo, well under a
 /// second for a million places). Searches then run on the index alone and
-/// read only the rows of the page they return.
+/// read only the rows of the page they return, in place (`PlacePageReader`).
 ///
-/// Two connections: searches read through one while an import writes through
-/// the other, so a long import never stalls the map. After an import the
-/// index is rebuilt before the import returns. A file changed by another
+/// Separate connections for reading and for imports, so a long import never
+/// stalls the map. After an import the index is rebuilt before the import
+/// returns. A file changed by another
 /// process (another daemon's import) is noticed within `recheckInterval`
 /// through `PRAGMA data_version`, and the index rebuilt.
 public final class PlaceStore: PlaceBackend {
@@ -30,9 +30,11 @@ public final class PlaceStore: PlaceBackend {
   private let lazyConnections = Mutex<Connections?>(nil)
   /// The index being built or built, and when the file was last checked.
   private let indexState = Mutex<IndexState>(IndexState())
+  /// Reads a page's rows on the searching thread.
+  private let pageReader: PlacePageReader
 
   private struct Connections: Sendable {
-    /// Searches, gets and index builds.
+    /// Gets, index builds and version checks (a page's rows go through `pageReader`).
     let reader: SQLiteConnection
     /// Imports.
     let writer: SQLiteConnection
@@ -73,6 +75,7 @@ public final class PlaceStore: PlaceBackend {
     self.demoCount = demoCount
     self.cellsPerDegree = cellsPerDegree
     self.recheckInterval = recheckInterval
+    pageReader = PlacePageReader(path: path)
   }
 
   /// The schema, then the demo places on a fresh file.
@@ -128,14 +131,8 @@ public final class PlaceStore: PlaceBackend {
     let hits = found.hits[window]
     var items: [Place] = []
     if !hits.isEmpty {
-      let keys = hits.map { loaded.keys[$0.point] }
-      let rows = try await connections().reader.read { database in
-        let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-        return try database.query(
-          "SELECT \(PlaceSchema.columns) FROM places WHERE key IN (\(placeholders))",
-          keys.map { .integer($0) }, row: Self.keyedPlace)
-      }
-      let byKey = Dictionary(rows, uniquingKeysWith: { first, _ in first })
+      // The index's build opened the file (and made it, if new) first.
+      let byKey = try pageReader.places(keys: hits.map { loaded.keys[$0.point] })
       items.reserveCapacity(hits.count)
       for hit in hits {
         // A row another process removed meanwhile is left out.
@@ -163,7 +160,7 @@ public final class PlaceStore: PlaceBackend {
     }
   }
 
-  @Sendable private static func keyedPlace(_ row: SQLiteRow) throws -> (Int64, Place) {
+  @Sendable static func keyedPlace(_ row: SQLiteRow) throws -> (Int64, Place) {
     let code = try row.text(3)
     guard let category = PlaceCategory(code: code) else {
       throw SQLiteError(code: 1, message: "unknown category group code \(code) in places")

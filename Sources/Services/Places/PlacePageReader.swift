@@ -1,0 +1,55 @@
+import Synchronization
+
+/// Reads the rows of a search's page, by key, on the searching thread.
+///
+/// A page is at most 45 rows fetched by primary key: tens of microseconds of
+/// work, less than the hop onto an `SQLiteConnection`'s thread and back
+/// costs (two thread wake-ups, measured at 15–35 µs on the development VM).
+/// So this connection is used in place, under a lock, by whichever thread
+/// searches. Its page cache is larger than SQLite's default (2 MB), so the
+/// rows of the areas a map keeps showing are read from memory; a million
+/// places' rows are spread over about 60,000 pages, one or two per row of a
+/// page, which the default would keep evicting. (Mapping the file instead
+/// was as fast but made the process's resident size grow by the whole file.)
+///
+/// What it gives up: a cold file makes the first searches wait for the disk
+/// on a thread of Swift's pool rather than on the connection's own thread.
+/// Reads only; each query is its own read transaction, so a page always
+/// sees the rows committed before it.
+///
+/// `Sendable` through the mutex: the connection (not `Sendable`, opened
+/// without SQLite's own mutex) is only touched while it is held.
+final class PlacePageReader: Sendable {
+  /// The page cache, in KiB (`PRAGMA cache_size` takes a negative size).
+  static let cacheKilobytes = 32 << 10
+
+  private let path: String
+  private let database = Mutex<SQLiteDatabase?>(nil)
+
+  /// - Parameter path: a places file that exists and has the schema (the
+  ///   store's reader connection made it before any search).
+  init(path: String) {
+    self.path = path
+  }
+
+  /// The places with `keys`, by key; a key with no row is left out.
+  func places(keys: [Int64]) throws -> [Int64: Place] {
+    guard !keys.isEmpty else { return [:] }
+    let rows = try database.withLock { stored in
+      let database: SQLiteDatabase
+      if let stored {
+        database = stored
+      } else {
+        database = try SQLiteDatabase(path: path, readOnly: false)
+        try database.execute("PRAGMA cache_size = -\(Self.cacheKilobytes)")
+        stored = database
+      }
+      // One statement per page size (1–45 keys): each stays in the cache.
+      let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+      return try database.query(
+        "SELECT \(PlaceSchema.columns) FROM places WHERE key IN (\(placeholders))",
+        keys.map { .integer($0) }, row: PlaceStore.keyedPlace)
+    }
+    return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+  }
+}
