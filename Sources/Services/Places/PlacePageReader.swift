@@ -7,9 +7,9 @@ import Synchronization
 /// costs (two thread wake-ups, measured at 15–35 µs on the development VM).
 /// So this connection is used in place, under a lock, by whichever thread
 /// searches. Its page cache is larger than SQLite's default (2 MB), so the
-/// rows of the areas a map keeps showing are read from memory; a million
-/// places' rows are spread over about 60,000 pages, one or two per row of a
-/// page, which the default would keep evicting. (Mapping the file instead
+/// rows of the areas a map keeps showing are read from memory: the file of
+/// a million places has about 60,000 pages of 4 KB, and a page of results
+/// touches one or two per row, which the default would keep evicting. (Mapping the file instead
 /// was as fast but made the process's resident size grow by the whole file.)
 ///
 /// What it gives up: a cold file makes the first searches wait for the disk
