@@ -30,14 +30,18 @@ final class LineClient {
     }
   }
 
-  func readReplies(_ count: Int, ignoringNotifications: Bool) throws {
-    var replies = 0
-    while replies < count {
+  /// Reads `count` replies (any order), skipping notifications; throws at an error reply.
+  @discardableResult
+  func readReplies(_ count: Int, ignoringNotifications: Bool) throws -> [String] {
+    var replies: [String] = []
+    replies.reserveCapacity(count)
+    while replies.count < count {
       let line = try readLine()
       if line.hasPrefix(#"{"jsonrpc":"2.0","method""#) { continue }
       if line.contains(#""error":"#) { throw BenchError.wrongReplies(String(line.prefix(300))) }
-      replies += 1
+      replies.append(line)
     }
+    return replies
   }
 
   func close() throws {

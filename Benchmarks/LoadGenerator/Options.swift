@@ -6,7 +6,7 @@ struct Options {
     usage: catalogd-bench [--binary PATH] [--requests N] [--framing ndjson|lsp]
                           [--pingpong N] [--spawns N] [--timeout SECONDS] [--json]
            catalogd-bench --calibrate [--framing ndjson|lsp] [--json]
-           catalogd-bench --products N [--json]
+           catalogd-bench --products N [--postgres] [--json]
            catalogd-bench --feeds [--photo-files N] [--feed-products N] [--open-feeds N] [--json]
            catalogd-bench --places N [--json]
 
@@ -20,6 +20,9 @@ struct Options {
       --calibrate        measure the bench's own ceiling with no daemon (10^6 requests)
       --products N       only the products figures, on a catalog of N products (seeded once
                          into .build/bench-data/products-N with `catalogd seed products N`)
+      --postgres         with --products: the same figures on PostgreSQL beside them (a cluster
+                         made and seeded once in .build/bench-data/postgres-N), and creates from
+                         8 daemons at once on it
       --feeds            only the feeds and photos figures (indexing drops the OS caches when
                          run as root, else calls posix_fadvise on each file)
       --photo-files N    image files generated once into .build/bench-data/photos-N (100000)
@@ -38,6 +41,7 @@ struct Options {
   var json = false
   var calibrate = false
   var products = 0
+  var postgres = false
   var feeds = false
   var photoFiles = 100_000
   var feedProducts = 100_000
@@ -72,6 +76,7 @@ struct Options {
       case "--json": json = true
       case "--calibrate": calibrate = true
       case "--products": products = try count()
+      case "--postgres": postgres = true
       case "--feeds": feeds = true
       case "--photo-files": photoFiles = max(1, try count())
       case "--feed-products": feedProducts = max(1, try count())
@@ -87,6 +92,7 @@ struct Options {
       default: throw BenchError.usage("unknown option \(argument)")
       }
     }
+    if postgres && products == 0 { throw BenchError.usage("--postgres needs --products N") }
     if requests > 1_000_000_000 { throw BenchError.usage("--requests is at most 1000000000") }
   }
 }
