@@ -83,7 +83,12 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       }
       try insert(DemoCatalog.items(), into: session, origin: nil)
     },
+    PostgresMigration(version: 3, sql: PostgresCatalogSchema.version3),
   ]
+
+  /// Match counts of recent searches, each valid while `catalog_changes`
+  /// sums to what it did when counted (its `version`).
+  private let searchCounts = Mutex(SearchCounts())
 
   /// Runs `body` on the connection; a database that cannot serve becomes
   /// `UpstreamFailure.unavailable`, a missing supplier `InvalidArgument`.
@@ -136,9 +141,26 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     if statements.text?.unicodeScalars.contains("\u{0}") == true {
       return ProductPage(items: [], nextCursor: nil, totalCount: 0)
     }
-    let (rows, total) = try await database { session in
+    let countKey = SearchCounts.Key(text: statements.text, supplier: supplier)
+    let (rows, total) = try await database { [self] session in
       let count = statements.count
-      let total = try session.execute(count.sql, count.parameters).first?.int(0) ?? 0
+      let total: Int
+      if statements.text == nil {
+        total = try session.execute(count.sql, count.parameters).first?.int(0) ?? 0
+      } else {
+        // In the same snapshot as the page: a cached count of this version is exact.
+        let version =
+          try session.execute("SELECT coalesce(sum(n), 0) FROM catalog_changes").first?
+          .int64(0) ?? 0
+        if let cached = searchCounts.withLock({
+          $0.count(countKey, version: version, generation: 0)
+        }) {
+          total = cached
+        } else {
+          total = try session.execute(count.sql, count.parameters).first?.int(0) ?? 0
+          searchCounts.withLock { $0.store(total, for: countKey, version: version, generation: 0) }
+        }
+      }
       let page = statements.page(after: cursor)
       return (try session.execute(page.sql, page.parameters).rows.map(Self.product), total)
     }
