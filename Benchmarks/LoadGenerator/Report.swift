@@ -56,9 +56,13 @@ struct Figure {
       "\"value\": " + (value.map { formatted($0, decimals: decimals, grouped: false) } ?? "null"),
       "\"unit\": " + jsonString(unit),
     ]
+    // As on the text line: the get target of 0.2 ms is not 0.
+    func bound(_ value: Double) -> String {
+      formatted(value, decimals: value < 1 ? 1 : 0, grouped: false)
+    }
     switch target {
-    case .atLeast(let bound): members.append("\"target\": {\"atLeast\": \(Int(bound))}")
-    case .atMost(let bound): members.append("\"target\": {\"atMost\": \(Int(bound))}")
+    case .atLeast(let value): members.append("\"target\": {\"atLeast\": \(bound(value))}")
+    case .atMost(let value): members.append("\"target\": {\"atMost\": \(bound(value))}")
     case nil: break
     }
     if let met { members.append("\"met\": \(met)") }
