@@ -339,4 +339,51 @@ final class FeedEngineTests: XCTestCase {
     let untouched = try await engine.status(untouchedProducts)
     XCTAssertEqual(untouched.generation, 0)
   }
+
+  /// An engine with one products feed of 30 a page that loaded its first page.
+  private func loadedProductsFeed(changeRefreshDelay: Duration) async throws -> (
+    engine: FeedEngine, products: FakeFeedSource, log: FeedEventLog, feed: String
+  ) {
+    let engine = FeedEngine(changeRefreshDelay: changeRefreshDelay)
+    let products = FakeFeedSource(name: "products", total: 100)
+    let log = FeedEventLog()
+    let feed = try await engine.open(source: products, pageSize: 30)
+    _ = try await engine.loadMore(feed, notify: log.notify)
+    log.clear()
+    return (engine, products, log, feed)
+  }
+
+  func testABurstOfProductChangesIsOneRefresh() async throws {
+    let (engine, products, log, feed) = try await loadedProductsFeed(
+      changeRefreshDelay: .milliseconds(200))
+    products.setLabel("b")
+    for _ in 0..<20 {
+      await engine.productsChanged(notify: log.notify)
+    }
+    XCTAssertEqual(log.all, ["state refreshing 0"], "refreshing is reported at the first change")
+    let joined = try await engine.loadMore(feed, notify: log.notify)
+    XCTAssertEqual(joined, FeedRange(start: 0, end: 30, endReached: false))
+    XCTAssertEqual(log.all, ["state refreshing 0", "page g1 0..<30 reset", "state idle 30"])
+    XCTAssertEqual(products.calls, [1, 1], "one fetch for the whole burst")
+    let loaded = try await engine.items(feed, start: 0, end: 30)
+    XCTAssertEqual(loaded, items("b", 0..<30))
+  }
+
+  func testAChangeAfterTheRefreshFetchedStartsAnother() async throws {
+    let (engine, products, log, feed) = try await loadedProductsFeed(
+      changeRefreshDelay: .milliseconds(1))
+    products.hold(call: 1)
+    await engine.productsChanged(notify: log.notify)
+    try await products.waitForCalls(2)
+    // The refresh is reading: it may have read before this change, so another one starts.
+    products.setLabel("c")
+    await engine.productsChanged(notify: log.notify)
+    products.release(call: 1)
+    let range = try await engine.loadMore(feed, notify: log.notify)
+    XCTAssertEqual(range, FeedRange(start: 0, end: 30, endReached: false))
+    let status = try await engine.status(feed)
+    XCTAssertEqual(status.generation, 2)
+    let loaded = try await engine.items(feed, start: 0, end: 30)
+    XCTAssertEqual(loaded, items("c", 0..<30))
+  }
 }

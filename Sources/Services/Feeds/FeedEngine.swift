@@ -21,11 +21,20 @@ import Protocol
 /// - Bounds: at most `maxOpenFeeds` feeds; at most `maxItemsPerFeed` items per
 ///   feed: the page that reaches the limit is cut to it and the feed ends
 ///   there (`endReached`, state `ended`); `refresh` starts it over.
+/// - A product change refreshes the products feeds at once (`refreshing` is
+///   reported before the call that made the change returns), but the fetch
+///   waits `changeRefreshDelay` first, and changes arriving while it waits join
+///   that refresh: it has not read anything yet, so it will see them. A burst
+///   of changes (a client creating 100 products) costs one refresh, not 100
+///   abandoned ones, each with its notification.
 public actor FeedEngine {
   public typealias Notify = @Sendable (FeedEvent) -> Void
 
   public static let defaultMaxOpenFeeds = 64
   public static let defaultMaxItemsPerFeed = 10_000
+  /// Short enough not to be seen, long enough to cover a burst of writes
+  /// (durable creates take about a millisecond each).
+  public static let defaultChangeRefreshDelay = Duration.milliseconds(50)
 
   /// A fetch in progress, shared by the callers that joined it.
   private struct Fetch {
@@ -34,6 +43,8 @@ public actor FeedEngine {
     let task: Task<FeedRange, any Error>
     /// True when it loads the first page of a new generation.
     let isRefresh: Bool
+    /// True while it waits before fetching (a refresh started by a change).
+    var waiting = false
   }
 
   /// One open feed.
@@ -68,13 +79,17 @@ public actor FeedEngine {
   public nonisolated let maxOpenFeeds: Int
   /// Items kept per feed at most.
   public nonisolated let maxItemsPerFeed: Int
+  /// How long a refresh started by a product change waits before it fetches.
+  public nonisolated let changeRefreshDelay: Duration
 
   public init(
     maxOpenFeeds: Int = FeedEngine.defaultMaxOpenFeeds,
-    maxItemsPerFeed: Int = FeedEngine.defaultMaxItemsPerFeed
+    maxItemsPerFeed: Int = FeedEngine.defaultMaxItemsPerFeed,
+    changeRefreshDelay: Duration = FeedEngine.defaultChangeRefreshDelay
   ) {
     self.maxOpenFeeds = max(1, maxOpenFeeds)
     self.maxItemsPerFeed = max(1, maxItemsPerFeed)
+    self.changeRefreshDelay = max(.zero, changeRefreshDelay)
   }
 
   /// Opens an idle, empty feed over `source`; returns its id.
@@ -161,12 +176,14 @@ public actor FeedEngine {
   public var openFeedIds: [String] { feeds.keys.sorted() }
 
   /// A product changed: every products feed that has loaded or is loading
-  /// something starts a refresh (without waiting for it here).
+  /// something starts a refresh (without waiting for it here), unless a
+  /// refresh that has not fetched yet covers the change.
   public func productsChanged(notify: @escaping Notify) {
     for (id, feed) in feeds where feed.source.name == "products" {
       let pristine = feed.generation == 0 && feed.items.isEmpty && feed.fetch == nil
       if pristine && feed.state == .idle { continue }
-      _ = try? beginRefresh(id, notify: notify)
+      if feed.fetch?.waiting == true { continue }
+      _ = try? beginRefresh(id, after: changeRefreshDelay, notify: notify)
     }
   }
 
@@ -177,11 +194,12 @@ public actor FeedEngine {
     return feed
   }
 
-  /// Starts `refresh` and returns its fetch without waiting for it (see `beginLoadMore`).
+  /// Starts `refresh` and returns its fetch without waiting for it (see
+  /// `beginLoadMore`); the fetch starts after `delay` when one is given.
   /// - Throws: `NotFound` for an unknown feed.
-  public func beginRefresh(_ id: String, notify: @escaping Notify) throws -> Task<
-    FeedRange, any Error
-  > {
+  public func beginRefresh(
+    _ id: String, after delay: Duration? = nil, notify: @escaping Notify
+  ) throws -> Task<FeedRange, any Error> {
     guard var feed = feeds[id] else { throw NotFound(resource: "feed", id: id) }
     let abandoned = feed.fetch
     abandoned?.task.cancel()
@@ -192,15 +210,16 @@ public actor FeedEngine {
     feed.endReached = false
     feeds[id] = feed
     setState(id, .refreshing, notify: notify)
-    let task = startFetch(id, isRefresh: true, notify: notify)
+    let task = startFetch(id, isRefresh: true, after: delay, notify: notify)
     if let abandoned { successors[abandoned.token] = task }
     return task
   }
 
-  /// Starts fetching the feed's next page. The caller has checked that the feed exists.
-  private func startFetch(_ id: String, isRefresh: Bool, notify: @escaping Notify) -> Task<
-    FeedRange, any Error
-  > {
+  /// Starts fetching the feed's next page, after `delay` if one is given.
+  /// The caller has checked that the feed exists.
+  private func startFetch(
+    _ id: String, isRefresh: Bool, after delay: Duration? = nil, notify: @escaping Notify
+  ) -> Task<FeedRange, any Error> {
     let token = nextToken
     nextToken += 1
     let feed = feeds[id]
@@ -211,14 +230,24 @@ public actor FeedEngine {
       let outcome: Result<FeedPage, any Error>
       do {
         guard let source else { throw NotFound(resource: "feed", id: id) }
+        if let delay {
+          // Cancelled by a refresh or a close while waiting: abandoned, like a cancelled fetch.
+          try await Task.sleep(for: delay)
+          self.stopWaiting(id, token: token)
+        }
         outcome = .success(try await source.fetch(after: position, pageSize: pageSize))
       } catch {
         outcome = .failure(error)
       }
       return try await self.complete(id, token: token, outcome, notify: notify)
     }
-    feeds[id]?.fetch = Fetch(token: token, task: task, isRefresh: isRefresh)
+    feeds[id]?.fetch = Fetch(token: token, task: task, isRefresh: isRefresh, waiting: delay != nil)
     return task
+  }
+
+  /// A delayed fetch is about to read: a change from now on may come too late for it.
+  private func stopWaiting(_ id: String, token: UInt64) {
+    if feeds[id]?.fetch?.token == token { feeds[id]?.fetch?.waiting = false }
   }
 
   /// Applies a fetch's outcome, unless a refresh or a close abandoned it.
