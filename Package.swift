@@ -13,13 +13,15 @@ let package = Package(
     // The system SQLite (Debian's libsqlite3-dev).
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    // The PostgreSQL client library (Debian's libpq-dev), for the shared products catalog.
+    // The headers of the PostgreSQL client library (Debian's libpq-dev). The daemon
+    // opens libpq with dlopen on first use (Services/Postgres/LibPQ.swift), so
+    // only the tests link it: they check those declarations against the headers.
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // Loads libcurl with dlopen on first use, so the daemon's start does not pay for it.
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(
       name: "Services",
-      dependencies: ["Protocol", "CCurlShim", "CSQLite", "CLibPQ"],
+      dependencies: ["Protocol", "CCurlShim", "CSQLite"],
       exclude: [
         "Quotes/Corpus", "Products/Upstream/products.graphql",
         "Products/Upstream/operations.graphql",
@@ -31,7 +33,7 @@ let package = Package(
       name: "LoadGenerator", dependencies: ["Services", "CSQLite"], path: "Benchmarks/LoadGenerator"
     ),
     .testTarget(name: "ProtocolTests", dependencies: ["Protocol"], exclude: ["JSONTestSuite"]),
-    .testTarget(name: "ServicesTests", dependencies: ["Services"]),
+    .testTarget(name: "ServicesTests", dependencies: ["Services", "CLibPQ"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Protocol", "Services"]),
   ]
 )

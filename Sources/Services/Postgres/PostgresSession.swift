@@ -1,4 +1,3 @@
-import CLibPQ
 import Glibc
 
 /// One libpq connection. Every call blocks, so a session lives on one
@@ -8,12 +7,15 @@ import Glibc
 /// Statements go through `PQexecParams`: every value is a bound parameter in
 /// text format, never part of the SQL.
 final class PostgresSession {
+  private let pq: LibPQ
   private let connection: OpaquePointer
 
   /// Connects to `url` (a `postgres://` URL or a `key=value` string; libpq's
   /// environment variables fill what it leaves out).
   /// - Throws: `PostgresError` of kind `.connection`.
   init(url: String, applicationName: String, connectTimeoutSeconds: Int) throws(PostgresError) {
+    let pq = try LibPQ.loaded()
+    self.pq = pq
     // Our defaults come first: the URL's own parameters override them.
     let parameters = [
       ("connect_timeout", String(connectTimeoutSeconds)),
@@ -30,32 +32,32 @@ final class PostgresSession {
     }
     let made = (keywords.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { keys in
       (values.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { vals in
-        PQconnectdbParams(keys.baseAddress, vals.baseAddress, 1)
+        pq.connectdbParams(keys.baseAddress, vals.baseAddress, 1)
       }
     }
     guard let made else {
       throw PostgresError(kind: .connection, message: "out of memory while connecting")
     }
-    guard PQstatus(made) == CONNECTION_OK else {
-      let message = String(cString: PQerrorMessage(made))
-      PQfinish(made)
+    guard pq.status(made) == LibPQ.connectionOK else {
+      let message = Self.string(pq.errorMessage(made))
+      pq.finish(made)
       throw PostgresError(kind: .connection, message: message)
     }
     // Notices ("relation already exists, skipping") would go to stderr.
-    PQsetNoticeProcessor(made, { _, _ in }, nil)
+    pq.setNoticeProcessor(made, { _, _ in }, nil)
     connection = made
   }
 
-  deinit { PQfinish(connection) }
+  deinit { pq.finish(connection) }
 
   /// Reads what the server sent meanwhile (a shutdown notice, notifications)
   /// and tells whether the connection still stands.
   var isHealthy: Bool {
-    PQconsumeInput(connection) == 1 && PQstatus(connection) == CONNECTION_OK
+    pq.consumeInput(connection) == 1 && pq.status(connection) == LibPQ.connectionOK
   }
 
   /// The socket, for `poll` while waiting for notifications.
-  var socket: Int32 { PQsocket(connection) }
+  var socket: Int32 { pq.socket(connection) }
 
   /// Runs one statement with `parameters` bound to `$1`, `$2`, …
   @discardableResult
@@ -63,7 +65,7 @@ final class PostgresSession {
     let copies = parameters.map { $0.map { strdup($0) } ?? nil }
     defer { for copy in copies { free(copy) } }
     let result = copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { values in
-      PQexecParams(
+      pq.execParams(
         connection, sql, Int32(parameters.count), nil, values.baseAddress, nil, nil, 0)
     }
     return try rows(of: result)
@@ -71,19 +73,21 @@ final class PostgresSession {
 
   /// Runs several statements without parameters (a migration's script).
   func executeScript(_ sql: String) throws(PostgresError) {
-    _ = try rows(of: PQexec(connection, sql))
+    _ = try rows(of: pq.exec(connection, sql))
   }
 
   /// The notifications received so far: (channel, payload).
   func notifications() -> [(channel: String, payload: String)] {
     var received: [(String, String)] = []
-    while let notification = PQnotifies(connection) {
+    while let notification = pq.notifies(connection) {
       received.append(
         (
-          String(cString: notification.pointee.relname),
-          String(cString: notification.pointee.extra)
+          Self.string(
+            notification.load(fromByteOffset: LibPQ.notifyRelnameOffset, as: LibPQ.Text.self)),
+          Self.string(
+            notification.load(fromByteOffset: LibPQ.notifyExtraOffset, as: LibPQ.Text.self))
         ))
-      PQfreemem(notification)
+      pq.freemem(notification)
     }
     return received
   }
@@ -91,33 +95,38 @@ final class PostgresSession {
   private func rows(of result: OpaquePointer?) throws(PostgresError) -> PostgresRows {
     guard let result else {
       throw PostgresError(
-        kind: PQstatus(connection) == CONNECTION_OK ? .statement : .connection,
-        message: String(cString: PQerrorMessage(connection)))
+        kind: pq.status(connection) == LibPQ.connectionOK ? .statement : .connection,
+        message: Self.string(pq.errorMessage(connection)))
     }
-    defer { PQclear(result) }
-    switch PQresultStatus(result) {
-    case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-      let rowCount = Int(PQntuples(result))
-      let columnCount = Int(PQnfields(result))
+    defer { pq.clear(result) }
+    switch pq.resultStatus(result) {
+    case LibPQ.commandOK, LibPQ.tuplesOK:
+      let rowCount = Int(pq.ntuples(result))
+      let columnCount = Int(pq.nfields(result))
       var values: [[String?]] = []
       values.reserveCapacity(rowCount)
       for row in 0..<Int32(rowCount) {
         values.append(
           (0..<Int32(columnCount)).map { column in
-            PQgetisnull(result, row, column) == 1
-              ? nil : String(cString: PQgetvalue(result, row, column))
+            pq.getisnull(result, row, column) == 1
+              ? nil : Self.string(pq.getvalue(result, row, column))
           })
       }
-      let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+      let affected = Int(Self.string(pq.cmdTuples(result))) ?? 0
       return PostgresRows(values: values, affected: affected)
     default:
-      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+      let state = pq.resultErrorField(result, LibPQ.sqlStateField).map { String(cString: $0) }
       let message =
-        PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-        ?? String(cString: PQerrorMessage(connection))
-      let broken = PQstatus(connection) != CONNECTION_OK
+        pq.resultErrorField(result, LibPQ.messageField).map { String(cString: $0) }
+        ?? Self.string(pq.errorMessage(connection))
+      let broken = pq.status(connection) != LibPQ.connectionOK
       throw PostgresError(
         kind: broken ? .connection : .statement, sqlState: state, message: message)
     }
+  }
+
+  /// A C string libpq returned, or "" for none.
+  private static func string(_ text: LibPQ.Text) -> String {
+    text.map { String(cString: $0) } ?? ""
   }
 }
