@@ -59,6 +59,20 @@ actor PostgresConnection {
     try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
   }
 
+  /// Runs `body`, which sends exactly one read-only statement, outside any
+  /// transaction: one round trip where `read` takes three (BEGIN, the
+  /// statement, COMMIT), and one statement sees one snapshot anyway. When the
+  /// connection turns out broken, the statement changed nothing: it is sent
+  /// once more on a new connection.
+  func readStatement<T: Sendable>(_ body: (PostgresSession) throws -> T) throws -> T {
+    do {
+      return try body(try connected())
+    } catch let error as PostgresError where error.kind == .connection {
+      session = nil
+      return try body(try connected())
+    }
+  }
+
   /// Runs `body` in a READ COMMITTED transaction, committed before this
   /// returns. When the body loses a serialization or deadlock race, the whole
   /// transaction runs again (up to `transientRetries` times). When the

@@ -90,16 +90,29 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   /// sums to what it did when counted (its `version`).
   private let searchCounts = Mutex(SearchCounts())
 
+  /// How a body uses the connection (see `PostgresConnection`).
+  private enum Access {
+    /// Exactly one read-only statement, outside a transaction.
+    case statement
+    /// Reads in one snapshot.
+    case read
+    case write
+  }
+
   /// Runs `body` on the connection; a database that cannot serve becomes
   /// `UpstreamFailure.unavailable`, a missing supplier `InvalidArgument`.
   private func database<T: Sendable>(
-    write: Bool = false, supplier: Int64? = nil,
+    _ access: Access = .read, supplier: Int64? = nil,
     _ body: @escaping @Sendable (PostgresSession) throws -> T
   ) async throws -> T {
     await listenerStarted()
     do {
       let connection = try connection()
-      return write ? try await connection.write(body) : try await connection.read(body)
+      switch access {
+      case .statement: return try await connection.readStatement(body)
+      case .read: return try await connection.read(body)
+      case .write: return try await connection.write(body)
+      }
     } catch let error as PostgresError where error.isUnavailable {
       throw UpstreamFailure.unavailable(service: "products", reason: "database: \(error.message)")
     } catch let error as PostgresError where error.sqlState == "23503" {
@@ -136,7 +149,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       return ProductPage(items: [], nextCursor: nil, totalCount: 0)
     }
     let (filter, cursor, supplier) = (resolved.digest, resolved.cursor, resolved.supplier)
-    let statements = PostgresProductListSQL(query: query, supplier: supplier)
+    let statements = PostgresProductListSQL(query: query, filter: resolved)
     // No name holds U+0000 (PostgreSQL's text cannot), so nothing matches it.
     if statements.text?.unicodeScalars.contains("\u{0}") == true {
       return ProductPage(items: [], nextCursor: nil, totalCount: 0)
@@ -170,7 +183,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
 
   public func get(id: String) async throws -> Product {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
-    let found = try await database { session in
+    let found = try await database(.statement) { session in
       try session.execute(Self.selectProduct + " WHERE p.id = $1::bigint", [String(rowID)])
         .first.map(Self.product)
     }
@@ -179,7 +192,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   }
 
   public func suppliers() async throws -> [Supplier] {
-    try await database { session in
+    try await database(.statement) { session in
       try session.execute("SELECT id, name FROM suppliers ORDER BY name COLLATE \"C\", id").rows
         .map { row throws(PostgresError) in
           Supplier(id: String(try row.int64(0)), name: try row.text(1))
@@ -191,7 +204,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
 
   public func create(_ draft: ProductDraft) async throws -> Product {
     let supplier = try Self.supplierRowID(draft.supplierId)
-    let row = try await database(write: true, supplier: supplier) { session in
+    let row = try await database(.write, supplier: supplier) { session in
       try session.execute(
         """
         WITH p AS (
@@ -216,7 +229,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let supplier: Int64?? = try patch.supplierId.map { value in try Self.supplierRowID(value) }
-    return try await database(write: true, supplier: supplier ?? nil) { session in
+    return try await database(.write, supplier: supplier ?? nil) { session in
       guard
         let current = try session.execute(
           "SELECT version, name_ko, name_en FROM products WHERE id = $1::bigint FOR UPDATE",
@@ -260,7 +273,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
 
   public func delete(id: String) async throws {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
-    let deleted = try await database(write: true) { session in
+    let deleted = try await database(.write) { session in
       try session.execute("DELETE FROM products WHERE id = $1::bigint", [String(rowID)]).affected
     }
     guard deleted > 0 else { throw NotFound(resource: "product", id: id) }
@@ -310,7 +323,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     while inserted < count {
       let batch = min(batchSize, count - inserted)
       let items = DemoCatalog.bulkItems(count: batch, seed: UInt64(inserted + 1))
-      try await database(write: true) { session in
+      try await database(.write) { session in
         try Self.insert(items, into: session, origin: origin)
       }
       inserted += batch
@@ -413,10 +426,10 @@ struct PostgresProductListSQL {
   /// The query text, or `nil` for none.
   let text: String?
 
-  init(query: ProductListQuery, supplier: Int64?) {
+  init(query: ProductListQuery, filter: ProductListFilter) {
     self.query = query
-    self.supplier = supplier
-    text = query.query.flatMap { $0.isEmpty ? nil : $0 }
+    supplier = filter.supplier
+    text = filter.text
   }
 
   /// How many products match: kept counters without text, else a count

@@ -67,7 +67,7 @@ public final class SQLiteProductBackend: ProductBackend {
       return ProductPage(items: [], nextCursor: nil, totalCount: 0)
     }
     let (filter, cursor, supplier) = (resolved.digest, resolved.cursor, resolved.supplier)
-    let statements = ProductListSQL(query: query, supplier: supplier)
+    let statements = ProductListSQL(query: query, filter: resolved)
     let countKey = SearchCounts.Key(text: statements.text, supplier: supplier)
     let generation = searchCounts.withLock { $0.generation }
     let (rows, total) = try await connection().read { [self] database in
@@ -423,10 +423,10 @@ struct ProductListSQL {
   /// The query text, or `nil` for none.
   let text: String?
 
-  init(query: ProductListQuery, supplier: Int64?) {
+  init(query: ProductListQuery, filter: ProductListFilter) {
     self.query = query
-    self.supplier = supplier
-    text = query.query.flatMap { $0.isEmpty ? nil : $0 }
+    supplier = filter.supplier
+    text = filter.text
   }
 
   /// True when the search text is long enough for the trigram index.
