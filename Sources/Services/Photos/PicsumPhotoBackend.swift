@@ -93,12 +93,7 @@ public final class PicsumPhotoBackend: PhotoBackend {
     let request = HTTPRequest(
       url: url, headers: [.init("Accept", accept)], timeout: timeout,
       connectTimeout: min(timeout, .seconds(5)), maxResponseBytes: maxBytes, maxRedirects: 5)
-    let response: HTTPResponse
-    do {
-      response = try await client.send(request)
-    } catch {
-      throw error.serviceError(service: Self.service)
-    }
+    let response = try await client.send(request, for: Self.service)
     if response.status == 404, let id { throw NotFound(resource: "photo", id: id) }
     guard response.isSuccess else {
       throw UpstreamFailure.badResponse(

@@ -63,13 +63,8 @@ public final class RemotePlaceBackend: PlaceBackend {
     let request = HTTPRequest(
       url: baseURL + Self.path + query.text, headers: headers, timeout: timeout,
       connectTimeout: min(timeout, .seconds(5)))
-    let response: HTTPResponse
-    do {
-      response = try await client.send(request)
-    } catch {
-      throw error.serviceError(service: Self.service)
-    }
-    let body = Result { () throws(JSONParseError) in try JSONParser.parse(response.body) }
+    let response = try await client.send(request, for: Self.service)
+    let body = response.json
     guard response.isSuccess else {
       // Auth (401, 403), quota (429) and the rest: the upstream's own words.
       throw UpstreamFailure.badResponse(

@@ -171,14 +171,9 @@ public struct GraphQLProductBackend: ProductBackend {
         .init("Croquis-UUID", clientId()),
       ],
       body: body.serialized(), timeout: timeout, connectTimeout: min(timeout, .seconds(5)))
-    let response: HTTPResponse
-    do {
-      response = try await client.send(request)
-    } catch {
-      throw error.serviceError(service: Self.service)
-    }
+    let response = try await client.send(request, for: Self.service)
     let status = response.status
-    let parsed = Result { () throws(JSONParseError) in try JSONParser.parse(response.body) }
+    let parsed = response.json
     guard response.isSuccess else {
       // An error page need not be JSON; when it is, it carries the message.
       let message: String? =

@@ -80,13 +80,8 @@ public struct RemoteQuoteBackend: QuoteBackend {
     let request = HTTPRequest(
       url: baseURL + path + query.text, headers: [.init("Accept", "application/json")],
       timeout: timeout, connectTimeout: min(timeout, .seconds(5)))
-    let response: HTTPResponse
-    do {
-      response = try await client.send(request)
-    } catch {
-      throw error.serviceError(service: Self.service)
-    }
-    let body = Result { () throws(JSONParseError) in try JSONParser.parse(response.body) }
+    let response = try await client.send(request, for: Self.service)
+    let body = response.json
     guard response.isSuccess else {
       let message = upstreamMessage(try? body.get())  // An error page need not be JSON.
       // quotable answers 404 "Could not find any matching quotes" when the filter
