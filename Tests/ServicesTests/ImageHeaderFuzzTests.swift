@@ -63,7 +63,7 @@ final class ImageHeaderFuzzTests: XCTestCase {
   }
 
   func testBitFlipsOfEverySeed() {
-    var random = PhotoTestRandom(state: 2_024)
+    var random = SplitMix64(seed: 2_024)
     for (index, seed) in seeds.enumerated() {
       for _ in 0..<2_000 {
         var bytes = seed
@@ -77,7 +77,7 @@ final class ImageHeaderFuzzTests: XCTestCase {
   }
 
   func testRandomBytesBehindEachSignature() {
-    var random = PhotoTestRandom(state: 77)
+    var random = SplitMix64(seed: 77)
     let prefixes: [[UInt8]] = [
       [], [0xFF, 0xD8, 0xFF], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
       Array("GIF89a".utf8),
@@ -96,7 +96,7 @@ final class ImageHeaderFuzzTests: XCTestCase {
 
   func testJPEGOfRandomSegmentsEndsWithinTheBudget() {
     // Long runs of plausible segments: the walk ends by its budget or the file's end.
-    var random = PhotoTestRandom(state: 5)
+    var random = SplitMix64(seed: 5)
     for _ in 0..<200 {
       var bytes: [UInt8] = [0xFF, 0xD8]
       for _ in 0..<Int.random(in: 1...200, using: &random) {

@@ -70,7 +70,7 @@ final class PhotoSamplesTests: XCTestCase {
   }
 
   func testLZWAndDeflateRoundTripNoiseAndRuns() throws {
-    var random = PhotoTestRandom(state: 11)
+    var random = SplitMix64(seed: 11)
     for length in [0, 1, 2, 3, 257, 5_000, 70_000] {
       let noise = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
       let runs = (0..<length).map { UInt8(($0 / 300) % 4) }

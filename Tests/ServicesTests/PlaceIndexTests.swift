@@ -7,49 +7,6 @@ import XCTest
 /// random points worldwide and dense clusters, including the antimeridian and
 /// the poles.
 final class PlaceIndexTests: XCTestCase {
-  /// A deterministic generator for the tests.
-  struct Random {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-
-    mutating func double(_ range: ClosedRange<Double>) -> Double {
-      range.lowerBound + unit() * (range.upperBound - range.lowerBound)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-      range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-    }
-
-    mutating func category() -> PlaceCategory {
-      PlaceCategory.allCases[int(0...17)]
-    }
-
-    /// A point spread evenly over the sphere.
-    mutating func anywhere() -> PlaceCoordinate {
-      PlaceCoordinate(x: double(-180...180), y: asin(double(-1...1)) * 180 / .pi)
-    }
-
-    /// A point within about `metres` of `center`, longitudes wrapped.
-    mutating func near(_ center: PlaceCoordinate, metres: Double) -> PlaceCoordinate {
-      let degrees = metres / 111_195
-      let y = min(max(center.y + double(-degrees...degrees), -90), 90)
-      let stretch = max(cos(center.y * .pi / 180), 0.001)
-      var x = center.x + double(-degrees...degrees) / stretch
-      while x > 180 { x -= 360 }
-      while x < -180 { x += 360 }
-      return PlaceCoordinate(x: x, y: y)
-    }
-  }
 
   static let seoul = PlaceCoordinate(x: 126.978, y: 37.5665)
   static let antimeridian = PlaceCoordinate(x: 180, y: -16.5)
@@ -60,7 +17,7 @@ final class PlaceIndexTests: XCTestCase {
   /// on the antimeridian (Fiji) and at both poles, and points exactly on the
   /// antimeridian and the poles.
   static let points: [PlaceIndex.Point] = {
-    var random = Random(state: 42)
+    var random = SplitMix64(seed: 42)
     var points: [PlaceIndex.Point] = []
     func add(_ coordinate: PlaceCoordinate, _ category: PlaceCategory) {
       points.append(PlaceIndex.Point(category: category, x: coordinate.x, y: coordinate.y))
@@ -116,7 +73,7 @@ final class PlaceIndexTests: XCTestCase {
 
   /// A random query: mostly circles near the clusters, some anywhere, some
   /// rectangles (a few across the antimeridian).
-  static func randomQuery(_ random: inout Random) -> PlaceIndex.Query {
+  static func randomQuery(_ random: inout SplitMix64) -> PlaceIndex.Query {
     let centers = [seoul, antimeridian, northPole, southPole]
     let center =
       random.unit() < 0.75
@@ -145,7 +102,7 @@ final class PlaceIndexTests: XCTestCase {
   }
 
   func testMatchesBruteForceOnRandomQueries() {
-    var random = Random(state: 7)
+    var random = SplitMix64(seed: 7)
     var nonEmpty = 0
     var pruned = 0
     for number in 0..<400 {
@@ -212,7 +169,7 @@ final class PlaceIndexTests: XCTestCase {
   }
 
   func testGridResolutionsAgree() {
-    var random = Random(state: 99)
+    var random = SplitMix64(seed: 99)
     let points = Array(Self.points.prefix(40_000)) + Self.points.suffix(20_000)
     let coarse = PlaceIndex(points, cellsPerDegree: 1)
     let fine = PlaceIndex(points, cellsPerDegree: 256)
@@ -266,5 +223,40 @@ final class PlaceIndexTests: XCTestCase {
       111_195.08, accuracy: 0.01)
     XCTAssertEqual(PlaceGeometry.wholeMetres(10.5), 11)
     XCTAssertEqual(PlaceGeometry.wholeMetres(10.49), 10)
+  }
+}
+
+/// Draws for the place tests, from the demo data's generator (same seed, same draws).
+extension SplitMix64 {
+
+  /// Uniform in [0, 1).
+  mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+  mutating func double(_ range: ClosedRange<Double>) -> Double {
+    range.lowerBound + unit() * (range.upperBound - range.lowerBound)
+  }
+
+  mutating func int(_ range: ClosedRange<Int>) -> Int {
+    range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
+  }
+
+  mutating func category() -> PlaceCategory {
+    PlaceCategory.allCases[int(0...17)]
+  }
+
+  /// A point spread evenly over the sphere.
+  mutating func anywhere() -> PlaceCoordinate {
+    PlaceCoordinate(x: double(-180...180), y: asin(double(-1...1)) * 180 / .pi)
+  }
+
+  /// A point within about `metres` of `center`, longitudes wrapped.
+  mutating func near(_ center: PlaceCoordinate, metres: Double) -> PlaceCoordinate {
+    let degrees = metres / 111_195
+    let y = min(max(center.y + double(-degrees...degrees), -90), 90)
+    let stretch = max(cos(center.y * .pi / 180), 0.001)
+    var x = center.x + double(-degrees...degrees) / stretch
+    while x > 180 { x -= 360 }
+    while x < -180 { x += 360 }
+    return PlaceCoordinate(x: x, y: y)
   }
 }

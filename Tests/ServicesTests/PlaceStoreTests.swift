@@ -82,7 +82,7 @@ final class PlaceStoreTests: XCTestCase {
 
   func testSearchesMatchADirectComputation() async throws {
     let store = store()
-    var random = PlaceIndexTests.Random(state: 3)
+    var random = SplitMix64(seed: 3)
     for _ in 0..<150 {
       let center = random.near(PlaceCoordinate(x: 126.99, y: 37.55), metres: 15_000)
       let category = random.unit() < 0.5 ? PlaceCategory.restaurant : random.category()
@@ -110,7 +110,7 @@ final class PlaceStoreTests: XCTestCase {
   /// (`PlacePageReader`): searches running at once each get their own rows.
   func testConcurrentSearchesEachGetTheirOwnPage() async throws {
     let store = store()
-    var random = PlaceIndexTests.Random(state: 11)
+    var random = SplitMix64(seed: 11)
     var searches: [PlaceSearch] = []
     for _ in 0..<60 {
       let center = random.near(PlaceCoordinate(x: 126.99, y: 37.55), metres: 10_000)

@@ -1,6 +1,6 @@
 /// SplitMix64, a small deterministic random generator: the demo data it
 /// makes is the same on every machine and in every run.
-struct SplitMix64 {
+struct SplitMix64: RandomNumberGenerator {
   private var state: UInt64
 
   init(seed: UInt64) { state = seed }
