@@ -315,7 +315,9 @@ final class FeedEngineTests: XCTestCase {
   }
 
   func testAProductChangeRefreshesTheProductsFeedsThatShowSomething() async throws {
-    let engine = FeedEngine()
+    // The refresh waits long enough for the loadMore below to join it however
+    // slow the machine (with the default 50 ms it could finish first).
+    let engine = FeedEngine(changeRefreshDelay: .milliseconds(500))
     let products = FakeFeedSource(name: "products", total: 100)
     let photos = FakeFeedSource(name: "photos", total: 100)
     let log = FeedEventLog()
