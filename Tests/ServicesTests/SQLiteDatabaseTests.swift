@@ -1,4 +1,6 @@
 import CSQLite
+import Dispatch
+import Synchronization
 import XCTest
 
 @testable import Services
@@ -19,6 +21,28 @@ final class SQLiteDatabaseTests: XCTestCase {
     throws -> SQLiteDatabase
   {
     try SQLiteDatabase(path: directory.file(name), options: options)
+  }
+
+  // MARK: Opening
+
+  /// Switching a new file to WAL needs it to itself and SQLite does not wait
+  /// for that: connections opening one new file together must still all open.
+  func testConnectionsOpeningANewFileTogetherAllOpenInWAL() throws {
+    for round in 0..<20 {
+      let path = directory.file("race-\(round).sqlite")
+      let failures = Mutex<[String]>([])
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        do {
+          let database = try SQLiteDatabase(path: path)
+          if try database.journalMode() != "wal" {
+            failures.withLock { $0.append("not in WAL") }
+          }
+        } catch {
+          failures.withLock { $0.append("\(error)") }
+        }
+      }
+      XCTAssertEqual(failures.withLock { $0 }, [], "round \(round)")
+    }
   }
 
   // MARK: Values

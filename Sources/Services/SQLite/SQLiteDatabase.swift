@@ -80,7 +80,7 @@ public final class SQLiteDatabase {
       try SQLiteError.check(
         sqlite3_busy_timeout(connection, options.busyTimeoutMilliseconds), connection, sql: nil)
       if !options.readOnly {
-        try execute("PRAGMA journal_mode = WAL")
+        try switchToWAL(within: options.busyTimeoutMilliseconds)
       }
       // Pragmas take no parameters; the values come from enums and numbers.
       try execute("PRAGMA synchronous = \(options.synchronous.rawValue)")
@@ -93,6 +93,27 @@ public final class SQLiteDatabase {
 
   deinit {
     close()
+  }
+
+  /// `PRAGMA journal_mode = WAL`, which needs the file to itself and, unlike
+  /// other statements, does not wait for it (SQLite runs no busy handler
+  /// there): daemons opening a new file together could fail with "database
+  /// is locked". WAL is a property of the file, so once any of them switched
+  /// it the pragma has nothing to do; until then it is tried again, with a
+  /// growing pause, within the busy timeout.
+  private func switchToWAL(within milliseconds: Int32) throws {
+    var waited: Int32 = 0
+    var pause: Int32 = 1
+    while true {
+      do {
+        try execute("PRAGMA journal_mode = WAL")
+        return
+      } catch let error as SQLiteError where error.isBusy && waited < milliseconds {
+        sqlite3_sleep(pause)
+        waited += pause
+        pause = min(pause * 2, 50)
+      }
+    }
   }
 
   /// Finalizes the cached statements and closes the connection. Later calls
