@@ -294,6 +294,23 @@ def test_shutdown_and_exit_in_one_write_still_answers_shutdown(daemon):
     assert daemon.wait(5) == 0
 
 
+def test_shutdown_and_exit_behind_a_queue_of_requests_answer_every_one_then_exit_0(spawn):
+    """The queue is longer than the slots (--max-in-flight 4): `exit` arrives
+    while `shutdown` still waits in the queue, which counts as received."""
+    d = spawn("--max-in-flight", "4")
+    d.initialize()
+    ids = [f"s{i}" for i in range(200)]
+    data = b"".join(d.frame(dumps(request_obj("daemon/sleep", {"ms": 1}, i))) for i in ids)
+    data += d.frame(dumps(request_obj("shutdown", None, "bye"))) + d.frame(dumps(request_obj("exit")))
+    d.send_raw(data)
+    got, others = d.read_responses(ids + ["bye"])
+    for i in ids:
+        assert_result(got[repr(i)], i)
+    assert_result(got["'bye'"], "bye", None)
+    assert not others
+    assert d.wait(10) == 0
+
+
 def test_requests_right_behind_initialize_in_one_write_see_it(spawn, framing):
     d = spawn(framing=framing)
     d.send_raw(

@@ -154,15 +154,22 @@ final class Connection: @unchecked Sendable {
   private func handleNotification(method: String, params: JSON?) {
     switch method {
     case "exit":
-      let lifecycle = lock.withLock { state.lifecycle }
-      guard lifecycle == .shuttingDown else {
+      // A `shutdown` still waiting in the queue behind other requests was
+      // received all the same (LSP: exit 0 "if the shutdown request has been
+      // received before").
+      let shutdownReceived = lock.withLock {
+        state.lifecycle == .shuttingDown
+          || (state.lifecycle == .running
+            && state.queue[state.queueHead...].contains { $0.method == "shutdown" })
+      }
+      guard shutdownReceived else {
         onExit(1)  // An abnormal end: no waiting.
         return
       }
       // A client that pipelines `shutdown` and `exit` still gets every reply
       // it asked for before them, the shutdown's last.
       waitUntilIdle(timeout: Self.exitGrace)
-      onExit(0)
+      onExit(lock.withLock { state.lifecycle == .shuttingDown } ? 0 : 1)
     case "$/cancelRequest":
       guard let idValue = params?["id"], let id = RequestID(idValue) else { return }
       cancel(id)
