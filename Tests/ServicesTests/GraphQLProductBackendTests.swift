@@ -32,17 +32,6 @@ final class GraphQLProductBackendTests: XCTestCase {
       endpoint: try server().endpoint, clientId: { clientId.current }, timeout: timeout)
   }
 
-  /// The error `body` throws, or a test failure when it returns.
-  private func error(_ body: () async throws -> some Any) async -> (any Error)? {
-    do {
-      let value = try await body()
-      XCTFail("expected an error, got \(value)")
-      return nil
-    } catch {
-      return error
-    }
-  }
-
   /// The message of a `badResponse` with `status`, or a test failure.
   private func badResponseMessage(
     _ error: (any Error)?, status: Int, file: StaticString = #filePath, line: UInt = #line
@@ -81,11 +70,11 @@ final class GraphQLProductBackendTests: XCTestCase {
     let upstreamCursors = variables.compactMap { $0["cursor"]?.stringValue }
     XCTAssertEqual(upstreamCursors.count, 2)
     XCTAssertFalse(upstreamCursors.contains(second.nextCursor ?? ""))
-    let other = await error {
+    let other = await thrownError {
       try await backend.list(ProductListQuery(cursor: first.nextCursor, limit: 2, query: "x"))
     }
     XCTAssertEqual((other as? InvalidArgument)?.field, "cursor")
-    let garbage = await error { try await backend.list(ProductListQuery(cursor: "garbage")) }
+    let garbage = await thrownError { try await backend.list(ProductListQuery(cursor: "garbage")) }
     XCTAssertEqual((garbage as? InvalidArgument)?.field, "cursor")
   }
 
@@ -119,7 +108,7 @@ final class GraphQLProductBackendTests: XCTestCase {
   }
 
   func testAProductThatIsNullIsNotFound() async throws {
-    let error = await error { try await self.backend().get(id: "no-such-product") }
+    let error = await thrownError { try await self.backend().get(id: "no-such-product") }
     XCTAssertEqual(error as? NotFound, NotFound(resource: "product", id: "no-such-product"))
     let requests = try await server().requests()
     XCTAssertEqual(requests.map(\.variables), [["id": "no-such-product"]])
@@ -161,7 +150,7 @@ final class GraphQLProductBackendTests: XCTestCase {
     XCTAssertEqual(withoutSupplier.nameKo, "신고배", "fields not in the patch stay")
 
     try await backend.delete(id: created.id)
-    let gone = await error { try await backend.get(id: created.id) }
+    let gone = await thrownError { try await backend.get(id: created.id) }
     XCTAssertEqual(gone as? NotFound, NotFound(resource: "product", id: created.id))
     let afterDelete = try await backend.list(ProductListQuery())
     XCTAssertEqual(afterDelete.totalCount, 5)
@@ -231,13 +220,13 @@ final class GraphQLProductBackendTests: XCTestCase {
   func testSortsOtherThanNewestAndSupplierIdAreInvalidArguments() async throws {
     let backend = try backend()
     for sort in ProductSort.allCases where sort != .newest {
-      let error = await error { try await backend.list(ProductListQuery(sort: sort)) }
+      let error = await thrownError { try await backend.list(ProductListQuery(sort: sort)) }
       XCTAssertEqual(
         error as? InvalidArgument,
         InvalidArgument(field: "sort", reason: "not supported by the remote products backend"),
         "\(sort)")
     }
-    let error = await error { try await backend.list(ProductListQuery(supplierId: "s1")) }
+    let error = await thrownError { try await backend.list(ProductListQuery(supplierId: "s1")) }
     XCTAssertEqual(
       error as? InvalidArgument,
       InvalidArgument(field: "supplierId", reason: "not supported by the remote products backend"))
@@ -248,9 +237,11 @@ final class GraphQLProductBackendTests: XCTestCase {
   func testPricesAboveAGraphQLIntAreInvalidArguments() async throws {
     let backend = try backend()
     let tooBig = Int(Int32.max) + 1
-    let create = await error { try await backend.create(ProductDraft(nameKo: "금", price: tooBig)) }
+    let create = await thrownError {
+      try await backend.create(ProductDraft(nameKo: "금", price: tooBig))
+    }
     XCTAssertEqual((create as? InvalidArgument)?.field, "price")
-    let update = await error {
+    let update = await thrownError {
       try await backend.update(id: "p1", ProductPatch(price: tooBig), expectedVersion: nil)
     }
     XCTAssertEqual((update as? InvalidArgument)?.field, "price")
@@ -267,7 +258,7 @@ final class GraphQLProductBackendTests: XCTestCase {
     XCTAssertEqual(updated.price, 3600)
     XCTAssertGreaterThan(updated.version, current.version)
 
-    let stale = await error {
+    let stale = await thrownError {
       try await backend.update(id: "p2", ProductPatch(price: 1), expectedVersion: current.version)
     }
     XCTAssertEqual(stale as? ProductsError, .conflict(currentVersion: updated.version))
@@ -278,7 +269,7 @@ final class GraphQLProductBackendTests: XCTestCase {
   }
 
   func testExpectedVersionOfAMissingProductIsNotFound() async throws {
-    let error = await error {
+    let error = await thrownError {
       try await self.backend().update(id: "p404", ProductPatch(price: 1), expectedVersion: 1)
     }
     XCTAssertEqual(error as? NotFound, NotFound(resource: "product", id: "p404"))
@@ -307,7 +298,7 @@ final class GraphQLProductBackendTests: XCTestCase {
   func testGraphQLErrorsAreBadResponsesWithTheUpstreamMessage() async throws {
     let backend = try backend()
     for operation in ["update", "delete"] {
-      let missing = await error {
+      let missing = await thrownError {
         if operation == "update" {
           _ = try await backend.update(id: "p404", ProductPatch(price: 1), expectedVersion: nil)
         } else {
@@ -318,27 +309,27 @@ final class GraphQLProductBackendTests: XCTestCase {
         missing as? NotFound, NotFound(resource: "product", id: "p404"),
         "\(operation) of an unknown id is NotFound, like the embedded catalog")
     }
-    let supplier = await error {
+    let supplier = await thrownError {
       try await backend.create(ProductDraft(nameKo: "감", price: 1, supplierId: "s404"))
     }
     XCTAssertEqual(badResponseMessage(supplier, status: 200), "supplier s404 does not exist")
 
     try await server().setFaults(["errors": "boom"])
-    let list = await error { try await backend.list(ProductListQuery()) }
+    let list = await thrownError { try await backend.list(ProductListQuery()) }
     XCTAssertEqual(
       list as? UpstreamFailure, .badResponse(service: "products", status: 200, message: "boom"))
-    let suppliers = await error { try await backend.suppliers() }
+    let suppliers = await thrownError { try await backend.suppliers() }
     XCTAssertEqual(badResponseMessage(suppliers, status: 200), "boom")
   }
 
   func testPartialDataWithErrorsIsAnError() async throws {
     let backend = try backend()
     try await server().setFaults(["partial": true, "message": "the price service timed out"])
-    let list = await error { try await backend.list(ProductListQuery()) }
+    let list = await thrownError { try await backend.list(ProductListQuery()) }
     XCTAssertEqual(badResponseMessage(list, status: 200), "the price service timed out")
-    let get = await error { try await backend.get(id: "p1") }
+    let get = await thrownError { try await backend.get(id: "p1") }
     XCTAssertEqual(badResponseMessage(get, status: 200), "the price service timed out")
-    let missing = await error { try await backend.get(id: "p404") }
+    let missing = await thrownError { try await backend.get(id: "p404") }
     XCTAssertEqual(
       badResponseMessage(missing, status: 200), "the price service timed out",
       "a null product beside errors is an error, not NotFound")
@@ -347,12 +338,12 @@ final class GraphQLProductBackendTests: XCTestCase {
   func testAnErrorStatusIsABadResponseWithItsMessage() async throws {
     let backend = try backend()
     try await server().setFaults(["status": 500, "message": "database on fire"])
-    let get = await error { try await backend.get(id: "p1") }
+    let get = await thrownError { try await backend.get(id: "p1") }
     XCTAssertEqual(
       get as? UpstreamFailure,
       .badResponse(service: "products", status: 500, message: "database on fire"))
     try await server().setFaults(["status": 403])
-    let list = await error { try await backend.list(ProductListQuery()) }
+    let list = await thrownError { try await backend.list(ProductListQuery()) }
     XCTAssertEqual(badResponseMessage(list, status: 403), "upstream failure")
   }
 
@@ -360,7 +351,7 @@ final class GraphQLProductBackendTests: XCTestCase {
     let backend = try backend()
     try await server().setFaults(["status": 500, "operation": "UpdateProduct"])
     _ = try await backend.get(id: "p1")
-    let update = await error {
+    let update = await thrownError {
       try await backend.update(id: "p1", ProductPatch(price: 1), expectedVersion: nil)
     }
     XCTAssertNotNil(badResponseMessage(update, status: 500))
@@ -369,7 +360,7 @@ final class GraphQLProductBackendTests: XCTestCase {
   func testAMalformedBodyIsABadResponse() async throws {
     let backend = try backend()
     try await server().setFaults(["malformed": true])
-    let error = await error { try await backend.get(id: "p1") }
+    let error = await thrownError { try await backend.get(id: "p1") }
     let message = badResponseMessage(error, status: 200) ?? ""
     XCTAssertTrue(message.hasPrefix("malformed response: the body is not JSON"), message)
   }
@@ -405,7 +396,7 @@ final class GraphQLProductBackendTests: XCTestCase {
     ]
     for (body, reason) in cases {
       try await server().setFaults(["body": body])
-      let error = await error { try await backend.get(id: "p1") }
+      let error = await thrownError { try await backend.get(id: "p1") }
       let message = badResponseMessage(error, status: 200) ?? ""
       XCTAssertTrue(message.hasPrefix("malformed response: "), "\(body): \(message)")
       XCTAssertTrue(message.contains(reason), "\(body): \(message)")
@@ -414,7 +405,7 @@ final class GraphQLProductBackendTests: XCTestCase {
     try await server().setFaults([
       "body": ["data": ["productList": ["itemList": [product, replacing("price", with: 1.5)]]]]
     ])
-    let list = await error { try await backend.list(ProductListQuery()) }
+    let list = await thrownError { try await backend.list(ProductListQuery()) }
     let listMessage = badResponseMessage(list, status: 200) ?? ""
     XCTAssertTrue(
       listMessage.contains("productList.itemList[1].price is a number, not an integer"),
@@ -422,7 +413,7 @@ final class GraphQLProductBackendTests: XCTestCase {
     try await server().setFaults([
       "body": ["data": ["deleteProduct": nil]], "operation": "DeleteProduct",
     ])
-    let delete = await error { try await backend.delete(id: "p1") }
+    let delete = await thrownError { try await backend.delete(id: "p1") }
     let deleteMessage = badResponseMessage(delete, status: 200) ?? ""
     XCTAssertTrue(deleteMessage.contains("deleteProduct is null, not a string"), deleteMessage)
   }
@@ -430,7 +421,9 @@ final class GraphQLProductBackendTests: XCTestCase {
   func testATimeoutIsUnavailable() async throws {
     try await server().setFaults(["delayMs": 2000])
     let started = ContinuousClock.now
-    let error = await error { try await self.backend(timeout: .milliseconds(200)).get(id: "p1") }
+    let error = await thrownError {
+      try await self.backend(timeout: .milliseconds(200)).get(id: "p1")
+    }
     guard case .unavailable("products", let reason) = error as? UpstreamFailure else {
       return XCTFail("expected unavailable, got \(String(describing: error))")
     }
@@ -442,7 +435,7 @@ final class GraphQLProductBackendTests: XCTestCase {
     let backend = GraphQLProductBackend(
       endpoint: "http://127.0.0.1:\(try LocalHTTPServer.unusedPort())/graphql",
       clientId: { "x" }, timeout: .seconds(5))
-    let error = await error { try await backend.suppliers() }
+    let error = await thrownError { try await backend.suppliers() }
     guard case .unavailable("products", let reason) = error as? UpstreamFailure else {
       return XCTFail("expected unavailable, got \(String(describing: error))")
     }

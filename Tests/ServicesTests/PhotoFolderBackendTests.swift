@@ -44,16 +44,6 @@ final class PhotoFolderBackendTests: XCTestCase {
         populatesSamples: true))
   }
 
-  private func error(_ body: () async throws -> some Any) async -> (any Error)? {
-    do {
-      let value = try await body()
-      XCTFail("expected an error, got \(value)")
-      return nil
-    } catch {
-      return error
-    }
-  }
-
   func testAFreshMachineHasFourPagesOfSamples() async throws {
     let service = samplesService()
     var pages: [PhotoPage] = []
@@ -122,7 +112,7 @@ final class PhotoFolderBackendTests: XCTestCase {
   func testUnknownAndMalformedIdsAreNotFound() async throws {
     let service = sharedService()
     for id in ["0000000000000000", "nope", "", "../../etc/passwd", "ABCDEF0123456789"] {
-      let error = await error { try await service.image(id: id) }
+      let error = await thrownError { try await service.image(id: id) }
       XCTAssertEqual(error as? NotFound, NotFound(resource: "photo", id: id))
     }
   }
@@ -131,7 +121,7 @@ final class PhotoFolderBackendTests: XCTestCase {
     let service = samplesService()
     let first = try await service.list(page: 1).items[0]
     try FileManager.default.removeItem(atPath: String(first.url.dropFirst("file://".count)))
-    let error = await error { try await service.image(id: first.id) }
+    let error = await thrownError { try await service.image(id: first.id) }
     XCTAssertEqual(error as? NotFound, NotFound(resource: "photo", id: first.id))
   }
 
@@ -158,7 +148,7 @@ final class PhotoFolderBackendTests: XCTestCase {
   func testAConfiguredFolderThatIsMissingIsAnUnavailableUpstream() async throws {
     let service = PhotosService(
       backend: FolderPhotoBackend(folder: root + "/missing", databasePath: nil))
-    let error = await error { try await service.list(page: 1) }
+    let error = await thrownError { try await service.list(page: 1) }
     guard case .unavailable(let service, let reason) = error as? UpstreamFailure else {
       return XCTFail("got \(String(describing: error))")
     }
@@ -172,7 +162,7 @@ final class PhotoFolderBackendTests: XCTestCase {
     for (page, limit, field) in [
       (0, 30, "page"), (-1, 30, "page"), (1, 0, "limit"), (1, 101, "limit"),
     ] {
-      let error = await error { try await service.list(page: page, limit: limit) }
+      let error = await thrownError { try await service.list(page: page, limit: limit) }
       XCTAssertEqual((error as? InvalidArgument)?.field, field)
     }
   }

@@ -28,16 +28,6 @@ final class PhotoPicsumBackendTests: XCTestCase {
       + #""url":"https://unsplash.com/photos/\#(id)","download_url":"\#(server.baseURL)/id/\#(id)/5000/3333"}"#
   }
 
-  private func error(_ body: () async throws -> some Any) async -> (any Error)? {
-    do {
-      let value = try await body()
-      XCTFail("expected an error, got \(value)")
-      return nil
-    } catch {
-      return error
-    }
-  }
-
   private static let png = TestImages.png(width: 4, height: 3)
 
   func testListsAPageAndGuessesTheNextOneFromItsLength() async throws {
@@ -72,7 +62,7 @@ final class PhotoPicsumBackendTests: XCTestCase {
       (.json(#"[{"id":"1","width":1,"height":1,"download_url":"file:///etc/passwd"}]"#), 200),
     ] {
       server.setReplies([reply], for: "/v2/list")
-      let error = await error { try await backend.list(page: 1, limit: 30) }
+      let error = await thrownError { try await backend.list(page: 1, limit: 30) }
       guard case .badResponse(let service, let got, _) = error as? UpstreamFailure else {
         XCTFail("got \(String(describing: error))")
         continue
@@ -86,7 +76,7 @@ final class PhotoPicsumBackendTests: XCTestCase {
     let port = try LocalHTTPServer.unusedPort()
     let backend = PicsumPhotoBackend(
       baseURL: "http://127.0.0.1:\(port)", cacheDirectory: directory, timeout: .seconds(2))
-    let error = await error { try await backend.list(page: 1, limit: 30) }
+    let error = await thrownError { try await backend.list(page: 1, limit: 30) }
     guard case .unavailable(let service, _) = error as? UpstreamFailure else {
       return XCTFail("got \(String(describing: error))")
     }
@@ -153,16 +143,16 @@ final class PhotoPicsumBackendTests: XCTestCase {
     defer { server.stop() }
     let backend = backend(server)
     // The stand-in answers 404 for any path it does not know.
-    let missing = await error { try await backend.image(id: "nope") }
+    let missing = await thrownError { try await backend.image(id: "nope") }
     XCTAssertEqual(missing as? NotFound, NotFound(resource: "photo", id: "nope"))
     XCTAssertEqual(server.requests.last?.path, "/id/nope/info")
-    let strange = await error { try await backend.image(id: "a/../b c") }
+    let strange = await thrownError { try await backend.image(id: "a/../b c") }
     XCTAssertEqual(strange as? NotFound, NotFound(resource: "photo", id: "a/../b c"))
     XCTAssertEqual(server.requests.last?.target, "/id/a%2F..%2Fb%20c/info")
 
     server.setReplies([.json(item("5", server))], for: "/id/5/info")
     server.setReplies([.json("<html>not an image</html>")], for: "/id/5/5000/3333")
-    let notImage = await error { try await backend.image(id: "5") }
+    let notImage = await thrownError { try await backend.image(id: "5") }
     guard case .badResponse(_, let status, let message) = notImage as? UpstreamFailure else {
       return XCTFail("got \(String(describing: notImage))")
     }

@@ -24,16 +24,6 @@ final class PlaceRemoteBackendTests: XCTestCase {
     RemotePlaceBackend(baseURL: server.baseURL + "/", apiKey: key, timeout: .seconds(5))
   }
 
-  private func error(_ body: () async throws -> some Any) async -> (any Error)? {
-    do {
-      let value = try await body()
-      XCTFail("expected an error, got \(value)")
-      return nil
-    } catch {
-      return error
-    }
-  }
-
   func testASearchMapsParamsAndConvertsStrings() async throws {
     let server = try LocalHTTPServer([Self.path: [.json(Self.answer)]])
     defer { server.stop() }
@@ -65,7 +55,7 @@ final class PlaceRemoteBackendTests: XCTestCase {
     let place = try await remote.get(id: "26338954")
     XCTAssertEqual(place.placeName, "스타벅스 강남R점")
     XCTAssertNil(place.distance)
-    let unknown = await error { try await remote.get(id: "999") }
+    let unknown = await thrownError { try await remote.get(id: "999") }
     XCTAssertEqual(unknown as? NotFound, NotFound(resource: "place", id: "999"))
   }
 
@@ -109,7 +99,7 @@ final class PlaceRemoteBackendTests: XCTestCase {
     var failures: [UpstreamFailure?] = []
     for _ in 0..<6 {
       failures.append(
-        await error { try await self.backend(server).search(search) } as? UpstreamFailure)
+        await thrownError { try await self.backend(server).search(search) } as? UpstreamFailure)
     }
     XCTAssertEqual(
       failures,
@@ -135,14 +125,16 @@ final class PlaceRemoteBackendTests: XCTestCase {
     let port = try LocalHTTPServer.unusedPort()
     let remote = RemotePlaceBackend(
       baseURL: "http://127.0.0.1:\(port)", apiKey: "k", timeout: .seconds(2))
-    let failure = await error { try await remote.search(PlaceSearch(category: .cafe, x: 0, y: 0)) }
+    let failure = await thrownError {
+      try await remote.search(PlaceSearch(category: .cafe, x: 0, y: 0))
+    }
     guard case .unavailable(let service, _)? = failure as? UpstreamFailure else {
       return XCTFail("expected unavailable, got \(String(describing: failure))")
     }
     XCTAssertEqual(service, "places")
     let slow = try LocalHTTPServer([Self.path: [.json("{}", delay: .seconds(3))]])
     defer { slow.stop() }
-    let timedOut = await error {
+    let timedOut = await thrownError {
       try await RemotePlaceBackend(baseURL: slow.baseURL, apiKey: "k", timeout: .milliseconds(300))
         .search(PlaceSearch(category: .cafe, x: 0, y: 0))
     }
@@ -153,7 +145,7 @@ final class PlaceRemoteBackendTests: XCTestCase {
 
   func testImportsNeedTheEmbeddedStore() async throws {
     let remote = RemotePlaceBackend(baseURL: "http://127.0.0.1:1", apiKey: "")
-    let failure = await error { try await remote.importPlaces(path: "/tmp/x.csv") { _ in } }
+    let failure = await thrownError { try await remote.importPlaces(path: "/tmp/x.csv") { _ in } }
     XCTAssertEqual((failure as? InvalidArgument)?.field, "path")
   }
 }

@@ -17,17 +17,6 @@ final class RemoteQuoteBackendTests: XCTestCase {
     RemoteQuoteBackend(baseURL: server.baseURL + "/", timeout: timeout)
   }
 
-  /// The error `body` throws, or a test failure when it returns.
-  private func error(_ body: () async throws -> some Any) async -> (any Error)? {
-    do {
-      let value = try await body()
-      XCTFail("expected an error, got \(value)")
-      return nil
-    } catch {
-      return error
-    }
-  }
-
   func testRandomReadsAQuoteObject() async throws {
     let server = try LocalHTTPServer(["/random": [.json(einstein)]])
     defer { server.stop() }
@@ -67,7 +56,7 @@ final class RemoteQuoteBackendTests: XCTestCase {
     ])
     defer { server.stop() }
     for _ in 0..<2 {
-      let error = await error {
+      let error = await thrownError {
         try await self.backend(server).random(QuoteFilter(), excluding: nil)
       }
       XCTAssertEqual(error as? QuotesError, .noMatch)
@@ -116,13 +105,13 @@ final class RemoteQuoteBackendTests: XCTestCase {
       "/quotes": [.json(#"{"message":"Too many requests"}"#, status: 429)],
     ])
     defer { server.stop() }
-    let random = await error {
+    let random = await thrownError {
       try await self.backend(server).random(QuoteFilter(), excluding: nil)
     }
     XCTAssertEqual(
       random as? UpstreamFailure,
       .badResponse(service: "quotes", status: 500, message: "Database on fire"))
-    let list = await error {
+    let list = await thrownError {
       try await self.backend(server).list(page: 1, limit: 5, author: nil, tag: nil)
     }
     XCTAssertEqual(
@@ -135,7 +124,9 @@ final class RemoteQuoteBackendTests: XCTestCase {
     html.contentType = "text/html"
     let server = try LocalHTTPServer(["/random": [html]])
     defer { server.stop() }
-    let error = await error { try await self.backend(server).random(QuoteFilter(), excluding: nil) }
+    let error = await thrownError {
+      try await self.backend(server).random(QuoteFilter(), excluding: nil)
+    }
     XCTAssertEqual(
       error as? UpstreamFailure, .badResponse(service: "quotes", status: 404, message: nil))
   }
@@ -151,7 +142,7 @@ final class RemoteQuoteBackendTests: XCTestCase {
     for (body, reason) in bodies {
       let server = try LocalHTTPServer(["/random": [.json(body)]])
       defer { server.stop() }
-      let error = await error {
+      let error = await thrownError {
         try await self.backend(server).random(QuoteFilter(), excluding: nil)
       }
       guard case .badResponse("quotes", 200, let message?) = error as? UpstreamFailure else {
@@ -166,7 +157,7 @@ final class RemoteQuoteBackendTests: XCTestCase {
   func testATimeoutIsUnavailable() async throws {
     let server = try LocalHTTPServer(["/random": [.json(einstein, delay: .seconds(3))]])
     defer { server.stop() }
-    let error = await error {
+    let error = await thrownError {
       try await self.backend(server, timeout: .milliseconds(200)).random(
         QuoteFilter(), excluding: nil)
     }
@@ -178,7 +169,9 @@ final class RemoteQuoteBackendTests: XCTestCase {
   func testARefusedConnectionIsUnavailable() async throws {
     let backend = RemoteQuoteBackend(
       baseURL: "http://127.0.0.1:\(try LocalHTTPServer.unusedPort())")
-    let error = await error { try await backend.list(page: 1, limit: 5, author: nil, tag: nil) }
+    let error = await thrownError {
+      try await backend.list(page: 1, limit: 5, author: nil, tag: nil)
+    }
     guard case .unavailable("quotes", let reason) = error as? UpstreamFailure else {
       return XCTFail("expected unavailable, got \(String(describing: error))")
     }
@@ -217,7 +210,7 @@ final class RemoteQuoteBackendTests: XCTestCase {
   func testAListWithoutTotalPagesIsMalformed() async throws {
     let server = try LocalHTTPServer(["/quotes": [.json(#"{"page":1,"results":[]}"#)]])
     defer { server.stop() }
-    let error = await error {
+    let error = await thrownError {
       try await self.backend(server).list(page: 1, limit: 5, author: nil, tag: nil)
     }
     guard case .badResponse("quotes", 200, let message?) = error as? UpstreamFailure else {
