@@ -13,6 +13,11 @@ final class PostgresSupportTests: XCTestCase {
       #"{"say \"hi\"\\","NULL","{,}","한글 😀"}"#)
   }
 
+  func testArrayLiteralsEscapeAQuoteThatACombiningMarkFollows() {
+    // One Character ("\u{22}\u{301}"), two scalars: the quote must still be escaped.
+    XCTAssertEqual(PostgresArray.literal(["a\"\u{301}b"]), "{\"a\\\"\u{301}b\"}")
+  }
+
   func testWhichFailuresAreUnavailableAndWhichAreRetriedInPlace() {
     XCTAssertTrue(PostgresError(kind: .connection, message: "refused").isUnavailable)
     for state in ["08006", "57P01", "57P03", "57014", "53300"] {

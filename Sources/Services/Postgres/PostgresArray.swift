@@ -11,9 +11,11 @@ enum PostgresArray {
         continue
       }
       text.append("\"")
-      for character in value {
-        if character == "\"" || character == "\\" { text.append("\\") }
-        text.append(character)
+      // By scalar: a quote followed by a combining mark is one Character,
+      // which compares unequal to a quote, but is still a quote to PostgreSQL.
+      for scalar in value.unicodeScalars {
+        if scalar == "\"" || scalar == "\\" { text.unicodeScalars.append("\\") }
+        text.unicodeScalars.append(scalar)
       }
       text.append("\"")
     }
