@@ -14,12 +14,16 @@ import time
 import pytest
 
 from catalogd_e2e import (
+    PRODUCT_SORTS,
     UPSTREAM_UNAVAILABLE,
     assert_error,
     assert_result,
     is_notification,
+    pipeline,
+    rfc3339_micros,
     run_catalogd,
     short,
+    walk_products,
 )
 from postgres_cluster import PostgresCluster, free_port
 
@@ -78,6 +82,51 @@ def test_three_daemons_each_mutation_reaches_the_other_two_at_once(spawn, catalo
     assert max(everyone) < 1.0, delays
     for d in (a, b, c):
         assert d.result("products/list", {"limit": 1})["totalCount"] == DEMO_PRODUCTS + 19
+
+
+@pytest.mark.timeout_s(120)
+@pytest.mark.parametrize("catalog_backend", ["postgres"], indirect=True)
+def test_a_rare_search_in_a_large_catalog_pages_like_any_other(spawn, catalog_backend, tmp_path):
+    """With few matches among many products the page comes from the trigram
+    index, its matches sorted (the plan is picked from the match count): the
+    pages are the same as a walk's, in every sort, with ties, before and after
+    a change makes the cached count stale."""
+    seeded = run_catalogd(["seed", "products", "20000", "--database-url", catalog_backend.url,
+                           "--data-dir", str(tmp_path / "seed")], env={"HOME": str(tmp_path)}, cwd=tmp_path, timeout=90)
+    assert seeded.returncode == 0, seeded.stderr
+    d = spawn()
+    d.initialize()
+    sup = d.result("suppliers/list", {})["items"][:2]
+    prices = [5, 5, 5, 3, 3, 8, 8, 8, 1]
+    responses, _ = pipeline(d, [("products/create", {"nameKo": f"드문 물건 {i % 3}", "nameEn": "Rare Thing",
+                                                     "price": price, "supplierId": sup[i % 2]["id"]})
+                                for i, price in enumerate(prices)])
+    rare = [assert_result(r, r["id"]) for r in responses]
+    keys = {
+        "newest": lambda p: (-rfc3339_micros(p["createdAt"]), -int(p["id"])),
+        "priceAsc": lambda p: (p["price"], int(p["id"])),
+        "priceDesc": lambda p: (-p["price"], -int(p["id"])),
+        "name": lambda p: (p["nameKo"], int(p["id"])),
+    }
+
+    def check(items, params, limit):
+        expected = [p["id"] for p in sorted(items, key=keys[params.get("sort", "newest")])]
+        pages = walk_products(d, dict(params, limit=limit))
+        got = [p["id"] for page in pages for p in page["items"]]
+        assert got == expected, f"{params}: {got} != {expected}"
+        assert {page["totalCount"] for page in pages} == {len(items)}, short(pages)
+
+    for sort in PRODUCT_SORTS:
+        check(rare, {"query": "드문 물건", "sort": sort}, 2)
+        check(rare, {"query": "rare thing", "sort": sort}, 3)
+    check([p for p in rare if p["supplier"]["id"] == sup[0]["id"]],
+          {"query": "드문", "supplierId": sup[0]["id"], "sort": "priceAsc"}, 2)
+    changed = d.result("products/update", {"id": rare[0]["id"], "nameKo": "흔한 물건"})
+    d.result("products/delete", {"id": rare[1]["id"]})
+    rare = [p for p in rare[2:]]
+    for sort in PRODUCT_SORTS:
+        check(rare, {"query": "드문 물건", "sort": sort}, 2)
+    assert changed["id"] not in [p["id"] for p in d.result("products/list", {"query": "드문", "limit": 100})["items"]]
 
 
 def test_daemons_on_an_empty_database_migrate_and_seed_it_once(spawn, postgres_cluster):

@@ -20,6 +20,8 @@ final class LibPQSignatureTests: XCTestCase {
     matches(\.socket, PQsocket)
     matches(\.execParams, PQexecParams)
     matches(\.exec, PQexec)
+    matches(\.prepare, PQprepare)
+    matches(\.execPrepared, PQexecPrepared)
     matches(\.freemem, PQfreemem)
     matches(\.clear, PQclear)
     matches(\.ntuples, PQntuples)

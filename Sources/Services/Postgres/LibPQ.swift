@@ -51,6 +51,15 @@ struct LibPQ: @unchecked Sendable {
       UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
     ) -> Result
   let exec: @convention(c) (Connection, UnsafePointer<CChar>?) -> Result
+  let prepare:
+    @convention(c) (
+      Connection, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<Oid>?
+    ) -> Result
+  let execPrepared:
+    @convention(c) (
+      Connection, UnsafePointer<CChar>?, Int32, UnsafePointer<UnsafePointer<CChar>?>?,
+      UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
+    ) -> Result
   let notifies: @convention(c) (Connection) -> UnsafeMutableRawPointer?
   let freemem: @convention(c) (UnsafeMutableRawPointer?) -> Void
   let clear: @convention(c) (Result) -> Void
@@ -93,6 +102,8 @@ struct LibPQ: @unchecked Sendable {
     socket = try symbol("PQsocket")
     execParams = try symbol("PQexecParams")
     exec = try symbol("PQexec")
+    prepare = try symbol("PQprepare")
+    execPrepared = try symbol("PQexecPrepared")
     notifies = try symbol("PQnotifies")
     freemem = try symbol("PQfreemem")
     clear = try symbol("PQclear")

@@ -6,8 +6,8 @@ import Glibc
 /// The actor runs on its own thread (`ThreadExecutor`): libpq calls block.
 /// It connects at the first call and again whenever the connection is found
 /// broken, so a database that was down serves again as soon as it is back.
-/// `read` runs in one snapshot; `write` runs in a transaction, run again from
-/// its start when it lost a serialization or deadlock race.
+/// `readStatements` sends statements on their own; `write` runs a transaction,
+/// run again from its start when it lost a serialization or deadlock race.
 actor PostgresConnection {
   /// Runs once on every new session, before it serves (settings, migrations).
   typealias Configure = @Sendable (PostgresSession) throws -> Void
@@ -52,19 +52,12 @@ actor PostgresConnection {
     return made
   }
 
-  /// Runs `body` in a read-only REPEATABLE READ transaction: its statements
-  /// see one snapshot (a page and its count agree). A connection found broken
-  /// before the body ran is replaced and the body run once more.
-  func read<T: Sendable>(_ body: (PostgresSession) throws -> T) throws -> T {
-    try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
-  }
-
-  /// Runs `body`, which sends exactly one read-only statement, outside any
-  /// transaction: one round trip where `read` takes three (BEGIN, the
-  /// statement, COMMIT), and one statement sees one snapshot anyway. When the
-  /// connection turns out broken, the statement changed nothing: it is sent
-  /// once more on a new connection.
-  func readStatement<T: Sendable>(_ body: (PostgresSession) throws -> T) throws -> T {
+  /// Runs `body`, which sends read-only statements, outside any transaction:
+  /// each is one round trip (where a transaction adds `BEGIN` and `COMMIT`)
+  /// and sees one snapshot of its own, so what must agree goes in one
+  /// statement. When the connection turns out broken, nothing was changed:
+  /// `body` runs once more, from its start, on a new connection.
+  func readStatements<T: Sendable>(_ body: (PostgresSession) throws -> T) throws -> T {
     do {
       return try body(try connected())
     } catch let error as PostgresError where error.kind == .connection {

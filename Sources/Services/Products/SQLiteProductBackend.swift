@@ -391,7 +391,15 @@ struct SearchCounts {
   static let capacity = 256
   /// Grows with every write of this daemon.
   var generation = 0
-  private var entries: [Key: (count: Int, version: Int64, generation: Int)] = [:]
+  private var entries: [Key: Entry] = [:]
+
+  struct Entry {
+    let count: Int
+    let version: Int64
+    let generation: Int
+    /// How many products the search looked through (all, or the supplier's), when known.
+    let products: Int
+  }
 
   func count(_ key: Key, version: Int64, generation: Int) -> Int? {
     guard let entry = entries[key], entry.version == version, entry.generation == generation,
@@ -400,9 +408,15 @@ struct SearchCounts {
     return entry.count
   }
 
-  mutating func store(_ count: Int, for key: Key, version: Int64, generation: Int) {
+  /// The last entry stored for `key`, however the catalog changed since: a
+  /// count near enough to choose a plan by.
+  func latest(_ key: Key) -> Entry? { entries[key] }
+
+  mutating func store(
+    _ count: Int, for key: Key, version: Int64, generation: Int, products: Int = 0
+  ) {
     if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-    entries[key] = (count, version, generation)
+    entries[key] = Entry(count: count, version: version, generation: generation, products: products)
   }
 }
 
