@@ -374,6 +374,32 @@ def test_pipelined_creates_each_notify_before_their_response(daemon):
     daemon.expect_no_message(0.3)
 
 
+def test_pipelined_creates_with_one_missing_supplier_fail_only_that_one(daemon):
+    """Creates sent together are committed together (group commit): the one
+    naming a supplier that does not exist fails alone, every other one is
+    created, and alike drafts still get ids of their own."""
+    sup = suppliers(daemon)[0]
+    calls = [("products/create", {"nameKo": f"함께 {i % 5}", "price": i % 5, "supplierId": sup["id"] if i % 2 else None})
+             for i in range(40)]
+    calls[17] = ("products/create", {"nameKo": "없는 공급자", "price": 1, "supplierId": "424242"})
+    before = total(daemon)
+    responses, others = pipeline(daemon, calls)
+    assert_error(responses[17], INVALID_PARAMS, id=responses[17]["id"], data={"field": "supplierId"})
+    made = []
+    for i, ((_, params), resp) in enumerate(zip(calls, responses)):
+        if i == 17:
+            continue
+        p = assert_product(assert_result(resp, resp["id"]))
+        assert (p["nameKo"], p["price"]) == (params["nameKo"], params["price"]), short(p)
+        assert (p["supplier"] or {}).get("id") == params["supplierId"], short(p)
+        made.append(p["id"])
+    assert len(set(made)) == 39, f"each create has an id of its own: {made}"
+    assert sorted(n["params"]["id"] for n in others) == sorted(made), short(others, 2000)
+    assert total(daemon) == before + 39
+    for id in made[:5]:
+        assert daemon.result("products/get", {"id": id})["id"] == id
+
+
 def test_pipelined_updates_each_notify_before_their_response(daemon):
     """10 updates of one product in one write: the listUpdated and changed of
     version v both come before the response that carries version v."""

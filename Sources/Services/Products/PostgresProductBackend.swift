@@ -22,6 +22,13 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   private struct Connections {
     let reads: PostgresConnection
     let writes: PostgresConnection
+    /// Creates that arrive together share one transaction (see `createBatch`).
+    let creates: PostgresGroupCommit<NewProduct, Product>
+  }
+  /// A create's draft, with its supplier's row id.
+  private struct NewProduct: Sendable {
+    let draft: ProductDraft
+    let supplier: Int64?
   }
   private let listener: PostgresListener
   /// Tells this daemon's changes from others' in notifications.
@@ -76,9 +83,12 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
           [milliseconds, origin])
         try session.migrate(Self.migrations)
       }
+      let writes = try PostgresConnection(url: url, configure: configure)
       let made = Connections(
-        reads: try PostgresConnection(url: url, configure: configure),
-        writes: try PostgresConnection(url: url, configure: configure))
+        reads: try PostgresConnection(url: url, configure: configure), writes: writes,
+        creates: PostgresGroupCommit(maxBatchSize: 500) { products in
+          await Self.createBatch(products, on: writes)
+        })
       stored = made
       return made
     }
@@ -247,24 +257,104 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
 
   public func create(_ draft: ProductDraft) async throws -> Product {
     let supplier = try Self.supplierRowID(draft.supplierId)
-    let row = try await database(.write, supplier: supplier) { session in
-      try session.execute(
-        """
-        WITH p AS (
-          INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text)
-          SELECT $1, $2, $3::bigint, $4::bigint, now, now, $5 FROM \(Self.now)
-          RETURNING *
-        )
-        \(Self.selectColumns) FROM p LEFT JOIN suppliers s ON s.id = p.supplier_id
-        """,
-        [
-          draft.nameKo, draft.nameEn, String(draft.price), supplier.map { String($0) },
-          ProductSearch.text(nameKo: draft.nameKo, nameEn: draft.nameEn),
-        ]
-      ).first.map(Self.product)
+    await listenerStarted()
+    let creates: PostgresGroupCommit<NewProduct, Product>
+    do {
+      creates = try connections().creates
+    } catch {
+      throw Self.serviceError(error, supplier: supplier)
     }
-    guard let row else { throw PostgresError(kind: .statement, message: "INSERT returned no row") }
-    return row.product
+    return try await creates.submit(NewProduct(draft: draft, supplier: supplier))
+  }
+
+  /// Inserts the creates of one group commit in one statement and one
+  /// transaction. If it fails for a reason of one product (its supplier
+  /// deleted meanwhile, say), nothing was written, and each is inserted
+  /// alone so that only that one fails. If the database could not serve, all
+  /// fail: the commit may or may not have happened, so none is tried again.
+  private static func createBatch(_ products: [NewProduct], on connection: PostgresConnection) async
+    -> [Result<Product, any Error>]
+  {
+    do {
+      return try await connection.write { session in try insert(products, into: session) }
+        .map { .success($0) }
+    } catch {
+      let isUnavailable = (error as? PostgresError)?.isUnavailable ?? false
+      guard products.count > 1, !isUnavailable else {
+        return products.map { .failure(serviceError(error, supplier: $0.supplier)) }
+      }
+    }
+    var results: [Result<Product, any Error>] = []
+    for product in products {
+      do {
+        let inserted = try await connection.write { try insert([product], into: $0) }
+        results.append(.success(inserted[0]))
+      } catch {
+        results.append(.failure(serviceError(error, supplier: product.supplier)))
+      }
+    }
+    return results
+  }
+
+  /// Inserts `products` in one statement and returns them in their order.
+  /// They are inserted by supplier, so that every writer takes the rows of
+  /// `product_counts` in one order (no deadlock between daemons), and share
+  /// one creation time.
+  private static func insert(_ products: [NewProduct], into session: PostgresSession) throws
+    -> [Product]
+  {
+    var columns: [[String?]] = Array(repeating: [], count: 5)
+    for product in products {
+      let draft = product.draft
+      columns[0].append(draft.nameKo)
+      columns[1].append(draft.nameEn)
+      columns[2].append(String(draft.price))
+      columns[3].append(product.supplier.map { String($0) })
+      columns[4].append(ProductSearch.text(nameKo: draft.nameKo, nameEn: draft.nameEn))
+    }
+    let rows = try session.execute(
+      """
+      WITH p AS (
+        INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text)
+        SELECT k, e, pr, s, clock.now, clock.now, t
+        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[])
+          WITH ORDINALITY AS item(k, e, pr, s, t, n), \(now)
+        ORDER BY coalesce(s, 0), n
+        RETURNING *
+      )
+      \(selectColumns) FROM p LEFT JOIN suppliers s ON s.id = p.supplier_id ORDER BY p.id
+      """, columns.map(PostgresArray.literal)
+    ).rows.map(Self.product)
+    // Each product goes back to a draft with its values; drafts alike are alike.
+    var byValues: [CreatedValues: [Product]] = [:]
+    for row in rows.reversed() {
+      byValues[CreatedValues(row.product), default: []].append(row.product)
+    }
+    return try products.map { product throws(PostgresError) in
+      let values = CreatedValues(product.draft, supplier: product.supplier)
+      guard let found = byValues[values]?.popLast() else {
+        throw PostgresError(kind: .statement, message: "INSERT returned no row for a product")
+      }
+      return found
+    }
+  }
+
+  /// What a create sets, to tell the inserted rows apart.
+  private struct CreatedValues: Hashable {
+    let nameKo: String
+    let nameEn: String?
+    let price: Int
+    let supplier: String?
+
+    init(_ product: Product) {
+      (nameKo, nameEn, price, supplier) =
+        (product.nameKo, product.nameEn, product.price, product.supplier?.id)
+    }
+
+    init(_ draft: ProductDraft, supplier: Int64?) {
+      (nameKo, nameEn, price, self.supplier) =
+        (draft.nameKo, draft.nameEn, draft.price, supplier.map { String($0) })
+    }
   }
 
   public func update(id: String, _ patch: ProductPatch, expectedVersion: Int?) async throws
