@@ -165,15 +165,27 @@ def _migrate_template(bin: Path, base: Path, url: str) -> None:
     d.finish()
 
 
-@pytest.fixture
-def catalog_backend(request, catalogd_bin, tmp_path_factory) -> Catalog:
-    kind = getattr(request, "param", "sqlite")
+def new_catalog(kind: str, request) -> Catalog:
+    """A catalog of `kind` ("sqlite", or "postgres": a new database holding the
+    demo catalog on the test cluster), for a fixture of any scope."""
     if kind == "sqlite":
         return Catalog("sqlite")
     cluster = request.getfixturevalue("postgres_cluster")
-    base = tmp_path_factory.mktemp("template")
+    catalogd_bin = request.getfixturevalue("catalogd_bin")
+    base = request.getfixturevalue("tmp_path_factory").mktemp("template")
     database = cluster.seeded_database(lambda url: _migrate_template(catalogd_bin, base, url))
     return Catalog("postgres", cluster, database)
+
+
+@pytest.fixture(scope="session")
+def catalog_maker():
+    """`new_catalog`, for a test module's own fixtures (of module scope, say)."""
+    return new_catalog
+
+
+@pytest.fixture
+def catalog_backend(request) -> Catalog:
+    return new_catalog(getattr(request, "param", "sqlite"), request)
 
 
 @pytest.fixture
@@ -210,8 +222,9 @@ class SharedDaemon:
     """One initialized daemon reused by many tests (bad-input batteries,
     JSONTestSuite); if a test kills it, the next test gets a fresh one."""
 
-    def __init__(self, bin: Path, base: Path, framing: str, args: tuple[str, ...] = ()):
-        self.spawner = Spawner(bin, base)
+    def __init__(self, bin: Path, base: Path, framing: str, args: tuple[str, ...] = (),
+                 database_url: str | None = None):
+        self.spawner = Spawner(bin, base, database_url)
         self.framing = framing
         self.args = args
         self.current: Daemon | None = None
@@ -237,8 +250,8 @@ class SharedDaemon:
 def shared_daemon_factory(catalogd_bin, tmp_path_factory):
     made: list[SharedDaemon] = []
 
-    def make(framing: str = "lsp", args: tuple[str, ...] = ()) -> SharedDaemon:
-        s = SharedDaemon(catalogd_bin, tmp_path_factory.mktemp(f"shared-{framing}"), framing, args)
+    def make(framing: str = "lsp", args: tuple[str, ...] = (), database_url: str | None = None) -> SharedDaemon:
+        s = SharedDaemon(catalogd_bin, tmp_path_factory.mktemp(f"shared-{framing}"), framing, args, database_url)
         made.append(s)
         return s
 

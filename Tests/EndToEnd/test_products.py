@@ -1,9 +1,9 @@
-"""Products, embedded backend: create/get/update/delete round trips, the demo
-catalog, validation (-32602 naming the field), unknown ids (-32001), stale
-versions (-32009 with currentVersion), and the notifications of a mutation:
-`products/listUpdated` (and `products/changed` after an update) written before
-its response, none for a mutation that failed; updates of one product applied
-in arrival order."""
+"""Products, on both catalogs (SQLite and PostgreSQL): create/get/update/delete
+round trips, the demo catalog, validation (-32602 naming the field), unknown
+ids (-32001), stale versions (-32009 with currentVersion), and the
+notifications of a mutation: `products/listUpdated` (and `products/changed`
+after an update) written before its response, none for a mutation that
+failed; updates of one product applied in arrival order."""
 
 from __future__ import annotations
 
@@ -215,10 +215,11 @@ def test_delete_a_demo_product(daemon):
     assert first["id"] not in {p["id"] for p in daemon.result("products/list", {"limit": 100})["items"]}
 
 
-@pytest.fixture(scope="module")
-def shared(shared_daemon_factory):
-    """One daemon for the tests whose requests must all be rejected (they change nothing)."""
-    return shared_daemon_factory("lsp")
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def shared(request, shared_daemon_factory, catalog_maker):
+    """One daemon per catalog for the tests whose requests must all be rejected
+    (they change nothing): the module's tests that use it run on both catalogs."""
+    return shared_daemon_factory("lsp", database_url=catalog_maker(request.param, request).url)
 
 
 @pytest.mark.parametrize("unknown", ["999999", "0", "-1", "abc", "1.5", "9223372036854775808", ""])
