@@ -116,6 +116,23 @@ final class PhotoIndexTests: XCTestCase {
     XCTAssertEqual(lines.paths("photo skipped"), ["dangling.png", "real/loop"])
   }
 
+  func testTwoNamesOfOneCanonicalFormAreTwoPhotos() async throws {
+    // "é" as one code point and as "e" with a combining accent: two files,
+    // which Swift's String == would take for one (the index keyed its
+    // records by String, so one of the two was lost).
+    try write(TestImages.png(width: 1, height: 1), "caf\u{E9}.png")
+    try write(TestImages.png(width: 2, height: 2), "cafe\u{301}.png")
+    let first = try await index().scan()
+    XCTAssertEqual(
+      first.photos.map { Array($0.relativePath.utf8) },
+      [Array("cafe\u{301}.png".utf8), Array("caf\u{E9}.png".utf8)])
+    XCTAssertEqual(first.photos.map(\.width), [2, 1])
+    let restarted = try await index().scan()
+    XCTAssertEqual(restarted.report.read, 0)
+    XCTAssertEqual(restarted.photos.map(\.id), first.photos.map(\.id))
+    XCTAssertEqual(restarted.photos.map(\.width), [2, 1])
+  }
+
   func testANameThatIsNotUTF8IsSkippedWithALogLine() async throws {
     try write(TestImages.png(width: 2, height: 2), "fine.png")
     // "bad-\xFF.png": a byte that UTF-8 never uses.

@@ -14,9 +14,9 @@ public actor PhotoIndex {
   /// The cache on disk; nil keeps the index in memory only.
   private let store: PhotoIndexStore?
   private let log: PhotoLog
-  /// What is known of each file, by relative path: from the store at the
-  /// first scan, then from the last scan.
-  private var known: [String: PhotoFileRecord]?
+  /// What is known of each file, in `PathOrder` of their relative paths:
+  /// from the store at the first scan, then from the last scan.
+  private var known: [(path: String, record: PhotoFileRecord)]?
   /// The last scan's result.
   private var latest: PhotoIndexSnapshot?
   /// The scan under way, which callers join.
@@ -73,31 +73,35 @@ public actor PhotoIndex {
       try PhotoFolderWalker(root: folder).walk()
     }
     let loaded = await loading?.value
-    let known = loaded?.records ?? self.known ?? [:]
+    let previous = self.known
     let outcome = try await Self.onOwnThread { () throws(PhotoFolderError) in
-      Self.read(walk, folder: folder, known: known, log: log)
+      let known = loaded.map { Self.inPathOrder($0.files) } ?? previous ?? []
+      return Self.read(walk, folder: folder, known: known, log: log)
     }
-    if let store, !outcome.changed.isEmpty || !outcome.removed.isEmpty {
+    let unchanged = outcome.changed.isEmpty && outcome.removed.isEmpty
+    // The cache is written while the photos' ids are made (on other threads).
+    async let saved: Void = {
+      guard let store, !unchanged else { return }
       do {
         try await store.save(folder: folder, changed: outcome.changed, removed: outcome.removed)
       } catch {
         log(.warn, "photo index cache not saved", ["error": "\(error)"])
       }
-    }
-    var report = outcome.report
-    report.seconds = ((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1_000
-    let snapshot: PhotoIndexSnapshot
-    let unchanged = outcome.changed.isEmpty && outcome.removed.isEmpty
+    }()
+    var snapshot: PhotoIndexSnapshot
     if let latest, unchanged {
       // The same files as last time: the same photos, in the same order.
-      snapshot = latest.renewed(taken: started, report: report)
+      snapshot = latest
     } else {
-      // The cache lists its files in path order: when they are all there
-      // unchanged, that order needs no sorting.
-      snapshot = PhotoIndexSnapshot(
-        folder: folder, records: outcome.records, sortedPaths: unchanged ? loaded?.paths : nil,
-        taken: started, report: report)
+      snapshot = try await Self.onOwnThread { () throws(PhotoFolderError) in
+        PhotoIndexSnapshot(
+          folder: folder, files: outcome.records, taken: started, report: outcome.report)
+      }
     }
+    await saved
+    var report = outcome.report
+    report.seconds = ((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1_000
+    snapshot = snapshot.renewed(taken: started, report: report)
     self.known = outcome.records
     latest = snapshot
     // A scan that changed nothing is routine (page 1 asks for one): debug only.
@@ -114,18 +118,34 @@ public actor PhotoIndex {
 
   /// What one walk found and read.
   struct WalkOutcome: Sendable {
-    var records: [String: PhotoFileRecord] = [:]
+    /// Every file's record, in `PathOrder` of their paths.
+    var records: [(path: String, record: PhotoFileRecord)] = []
     var changed: [(String, PhotoFileRecord)] = []
     var removed: [String] = []
     var report = PhotoScanReport()
   }
 
+  /// `files`, sorted by path if they are not (a cache written by another
+  /// SQLite could collate otherwise): the merge in `read` needs the order.
+  static func inPathOrder(
+    _ files: [(path: String, record: PhotoFileRecord)]
+  ) -> [(path: String, record: PhotoFileRecord)] {
+    let ordered = zip(files, files.dropFirst()).allSatisfy {
+      PathOrder.precedes($0.0.path, $0.1.path)
+    }
+    return ordered ? files : files.sorted { PathOrder.precedes($0.path, $1.path) }
+  }
+
   /// Reads the headers of the files of `walk` that `known` does not describe
   /// as they are now, and logs what was skipped. Blocking: runs on a thread
   /// of its own.
+  ///
+  /// The walk and `known` are both in `PathOrder`, so one pass over the two
+  /// side by side pairs each file with its record (or finds it new, or finds
+  /// a record's file gone), with no lookup by path.
   static func read(
-    _ walk: PhotoFolderWalker.Walk, folder: String, known: [String: PhotoFileRecord],
-    log: PhotoLog
+    _ walk: PhotoFolderWalker.Walk, folder: String,
+    known: [(path: String, record: PhotoFileRecord)], log: PhotoLog
   ) -> WalkOutcome {
     var outcome = WalkOutcome()
     var skipLines = 0
@@ -141,32 +161,40 @@ public actor PhotoIndex {
     }
     let files = walk.files
     outcome.report.files = files.count
-    // Start from what is known and change only what differs: a folder that
-    // did not change costs one lookup per file.
-    outcome.records = known
-    var unknown: [PhotoFolderWalker.File] = []
-    var matched = 0
+    outcome.records.reserveCapacity(files.count)
+    // Files to read, with the position of their record in `outcome.records`.
+    var unknown: [(position: Int, file: PhotoFolderWalker.File)] = []
+    var next = 0  // the first record of `known` not yet paired
     for file in files {
-      if let record = known[file.relativePath] {
-        matched += 1
+      var order = 1
+      while next < known.count {
+        order = PathOrder.compare(known[next].path, file.relativePath)
+        guard order < 0 else { break }
+        // A record before this file that no file matched: its file is gone.
+        outcome.removed.append(known[next].path)
+        next += 1
+      }
+      if order == 0 {
+        let record = known[next].record
+        next += 1
         if record.matches(size: file.size, modified: file.modified) {
           if case .skipped = record.outcome { outcome.report.skipped += 1 }
+          outcome.records.append((file.relativePath, record))
           continue
         }
       }
-      unknown.append(file)
+      unknown.append((outcome.records.count, file))
+      // A stand-in until the header is read below.
+      outcome.records.append(
+        (
+          file.relativePath,
+          PhotoFileRecord(size: file.size, modified: file.modified, outcome: .skipped(reason: ""))
+        ))
     }
-    if matched < known.count {
-      // Some known files are gone: find which.
-      let present = Set(files.lazy.map(\.relativePath))
-      for path in known.keys where !present.contains(path) {
-        outcome.removed.append(path)
-        outcome.records[path] = nil
-      }
-    }
+    outcome.removed += known[next...].map(\.path)
     outcome.report.removed = outcome.removed.count
-    let headers = ParallelHeaderReader.read(unknown.map { folder + "/" + $0.relativePath })
-    for (file, header) in zip(unknown, headers) {
+    let headers = ParallelHeaderReader.read(unknown.map { folder + "/" + $0.file.relativePath })
+    for ((position, file), header) in zip(unknown, headers) {
       let recordOutcome: PhotoFileRecord.Outcome
       switch header {
       case .success(let header):
@@ -176,7 +204,7 @@ public actor PhotoIndex {
         skipped(file.relativePath, error.description)
       }
       let record = PhotoFileRecord(size: file.size, modified: file.modified, outcome: recordOutcome)
-      outcome.records[file.relativePath] = record
+      outcome.records[position].record = record
       outcome.changed.append((file.relativePath, record))
     }
     outcome.report.read = unknown.count

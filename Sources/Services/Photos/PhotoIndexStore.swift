@@ -57,12 +57,10 @@ final class PhotoIndexStore: Sendable {
     }
   }
 
-  /// What the cache holds for one folder.
+  /// What the cache holds for one folder: the record of each file, in
+  /// `PathOrder` of their paths (SQLite's BINARY collation is `memcmp`).
   struct Contents: Sendable {
-    /// The records by relative path.
-    var records: [String: PhotoFileRecord] = [:]
-    /// The relative paths in byte order (SQLite's BINARY collation is `memcmp`).
-    var paths: [String] = []
+    var files: [(path: String, record: PhotoFileRecord)] = []
   }
 
   /// Every record of `folder` (an absolute path).
@@ -89,10 +87,12 @@ final class PhotoIndexStore: Sendable {
           } else {
             outcome = .skipped(reason: try statement.isNull(7) ? "" : try statement.text(7))
           }
-          let path = try statement.text(0)
-          contents.records[path] = PhotoFileRecord(
-            size: try statement.int64(1), modified: try statement.int64(2), outcome: outcome)
-          contents.paths.append(path)
+          contents.files.append(
+            (
+              try statement.text(0),
+              PhotoFileRecord(
+                size: try statement.int64(1), modified: try statement.int64(2), outcome: outcome)
+            ))
         }
       }
       return contents
