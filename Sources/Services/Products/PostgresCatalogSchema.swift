@@ -20,6 +20,8 @@
 /// - `catalog_changes` (version 3) grows with every statement that changes
 ///   `products`, so a daemon can tell from one snapshot whether a search's
 ///   cached match count still holds (see `version3`).
+/// - Since version 4 the counts and notifications are the work of
+///   statement-level triggers (see `version4`).
 enum PostgresCatalogSchema {
   static let channel = "catalogd_products"
 
@@ -116,5 +118,90 @@ enum PostgresCatalogSchema {
     $$;
     CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON products
       FOR EACH STATEMENT EXECUTE FUNCTION catalog_changed();
+    """
+
+  /// The counts and notifications of version 1, per statement instead of per
+  /// row: a batch of creates (a group commit is one INSERT of up to 500 rows)
+  /// adds to each `product_counts` row it touches once, with one upsert, where
+  /// the row trigger ran two upserts for every product. Notifications stay
+  /// one per product, `reason id origin`, as daemons parse them. One trigger
+  /// per event, since a trigger with transition tables has only one.
+  static let version4 = """
+    DROP TRIGGER products_changed ON products;
+    DROP FUNCTION products_changed();
+
+    -- Adds each delta to its supplier's count (NULL: no supplier), once per
+    -- supplier, in supplier order (writers take the rows in one order: no
+    -- deadlock between them).
+    CREATE FUNCTION product_counts_add_all(suppliers bigint[], deltas bigint[]) RETURNS void
+    LANGUAGE sql AS $$
+      INSERT INTO product_counts AS c (supplier_id, slot, n)
+      SELECT coalesce(s, 0), pg_backend_pid() % 16, sum(d) FROM unnest(suppliers, deltas) AS x(s, d)
+      GROUP BY 1 HAVING sum(d) <> 0 ORDER BY 1
+      ON CONFLICT (supplier_id, slot) DO UPDATE SET n = c.n + excluded.n
+    $$;
+
+    -- One notification per product, in id order: `reason id origin`.
+    CREATE FUNCTION products_notify(reason text, ids bigint[]) RETURNS void
+    LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('catalogd_products',
+        reason || ' ' || id || ' ' || coalesce(current_setting('catalogd.origin', true), ''))
+      FROM unnest(ids) AS x(id);
+    END
+    $$;
+
+    CREATE FUNCTION products_added_or_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      suppliers bigint[];
+      ids bigint[];
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        -- Bulk seeding adjusts the counts itself and sends one resync.
+        IF current_setting('catalogd.bulk', true) = 'on' THEN
+          RETURN NULL;
+        END IF;
+        SELECT array_agg(supplier_id), array_agg(id ORDER BY id) INTO suppliers, ids FROM new_rows;
+      ELSE
+        SELECT array_agg(supplier_id), array_agg(id ORDER BY id) INTO suppliers, ids FROM old_rows;
+      END IF;
+      IF ids IS NULL THEN
+        RETURN NULL;
+      END IF;
+      -- Each product counts in the total (-1) and for its supplier.
+      PERFORM product_counts_add_all(array_fill(-1::bigint, ARRAY[cardinality(ids)]) || suppliers,
+        array_fill(CASE TG_OP WHEN 'INSERT' THEN 1::bigint ELSE -1 END, ARRAY[2 * cardinality(ids)]));
+      PERFORM products_notify(CASE TG_OP WHEN 'INSERT' THEN 'created' ELSE 'deleted' END, ids);
+      RETURN NULL;
+    END
+    $$;
+    CREATE TRIGGER products_inserted AFTER INSERT ON products
+      REFERENCING NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION products_added_or_removed();
+    CREATE TRIGGER products_deleted AFTER DELETE ON products
+      REFERENCING OLD TABLE AS old_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION products_added_or_removed();
+
+    CREATE FUNCTION products_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      moved_from bigint[];
+      moved_to bigint[];
+    BEGIN
+      -- A product moved to another supplier: one less for the old, one more for the new.
+      SELECT array_agg(o.supplier_id), array_agg(n.supplier_id) INTO moved_from, moved_to
+      FROM old_rows o JOIN new_rows n USING (id)
+      WHERE coalesce(o.supplier_id, 0) <> coalesce(n.supplier_id, 0);
+      IF moved_from IS NOT NULL THEN
+        PERFORM product_counts_add_all(moved_from || moved_to,
+          array_fill(-1::bigint, ARRAY[cardinality(moved_from)])
+            || array_fill(1::bigint, ARRAY[cardinality(moved_to)]));
+      END IF;
+      PERFORM products_notify('updated', (SELECT array_agg(id ORDER BY id) FROM new_rows));
+      RETURN NULL;
+    END
+    $$;
+    CREATE TRIGGER products_updated AFTER UPDATE ON products
+      REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION products_updated();
     """
 }

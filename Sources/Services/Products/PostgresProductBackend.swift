@@ -110,6 +110,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       try insert(DemoCatalog.items(), into: session, origin: nil)
     },
     PostgresMigration(version: 3, sql: PostgresCatalogSchema.version3),
+    PostgresMigration(version: 4, sql: PostgresCatalogSchema.version4),
   ]
 
   /// Match counts of recent searches, each valid while `catalog_changes`
