@@ -83,6 +83,17 @@ final class PhotoFolderWalkerTests: XCTestCase {
     }
   }
 
+  func testFoldersDeeperThanTheLimitAreSkippedWithALogLine() throws {
+    let limit = PhotoFolderWalker.maxDepth
+    let deepest = Array(repeating: "d", count: limit).joined(separator: "/")
+    try touch(deepest + "/kept.png")
+    try touch(deepest + "/d/lost.png")
+    let walk = try PhotoFolderWalker(root: root).walk()
+    XCTAssertEqual(walk.files.map(\.relativePath), [deepest + "/kept.png"])
+    XCTAssertEqual(walk.skipped.map(\.relativePath), [deepest + "/d"])
+    XCTAssertEqual(walk.skipped.map(\.reason), ["deeper than \(limit) folders"])
+  }
+
   func testAFolderThatCannotBeOpenedIsSkippedWithItsReason() throws {
     try touch("open/a.png")
     try touch("shut/b.png")
