@@ -302,6 +302,25 @@ def test_searches_without_a_match_and_special_characters(catalog, query):
         assert page == {"items": [], "nextCursor": None, "totalCount": 0}
 
 
+def test_special_characters_followed_by_a_combining_mark_are_still_literal(daemon):
+    """'%' or '_' followed by a combining mark is one character to Swift but
+    still a wildcard to the database, and a quote so followed still ends an
+    FTS5 string: each must be escaped all the same (they matched anything, or
+    failed with -32603)."""
+    accented = assert_product(assert_result(*_create(daemon, "가나\u0301다")))
+    quoted = assert_product(assert_result(*_create(daemon, 'x"\u0301y')))
+    for query, expected in (("%\u0301", []), ("_\u0301", []), ('"\u0301', [quoted["id"]]),
+                            ('x"\u0301y OR c', []), ("나\u0301", [accented["id"]])):
+        page = assert_page(daemon.result("products/list", {"query": query, "limit": 100}))
+        assert ids(page["items"]) == expected and page["totalCount"] == len(expected), f"{query!r}: {short(page)}"
+
+
+def _create(d, name_ko: str):
+    id = d.request("products/create", {"nameKo": name_ko, "price": 1})
+    resp, _ = d.read_until_response(id)
+    return resp, id
+
+
 @pytest.mark.parametrize("query", ["éc", "ÉC", "éco", "ÉCOLE", "мо", "МО", "мол", "МОЛ", "ю", "Ю"])
 def test_short_and_long_queries_are_case_insensitive_beyond_ascii(daemon, query):
     """Case-insensitive for every length: 1–2 characters (a scan) like 3 or more (the trigram index)."""

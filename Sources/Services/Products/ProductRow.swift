@@ -72,9 +72,11 @@ enum ProductSearch {
   /// The LIKE pattern (escape character `\`) that finds `query` anywhere in `search_text`.
   static func likePattern(_ query: String) -> String {
     var escaped = "%"
-    for character in query.lowercased() {
-      if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-      escaped.append(character)
+    // By scalar: "%" followed by a combining mark is one Character, unequal
+    // to "%", but the database still reads a "%".
+    for scalar in query.lowercased().unicodeScalars {
+      if scalar == "%" || scalar == "_" || scalar == "\\" { escaped.unicodeScalars.append("\\") }
+      escaped.unicodeScalars.append(scalar)
     }
     return escaped + "%"
   }

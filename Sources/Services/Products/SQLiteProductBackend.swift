@@ -514,8 +514,15 @@ struct ProductListSQL {
   }
 
   /// A quoted FTS5 string, which the trigram tokenizer matches as a substring.
+  /// Quotes are doubled by scalar: one followed by a combining mark is one
+  /// Character, which `replacing` would pass over.
   private static func phrase(_ text: String) -> String {
-    "\"" + text.replacing("\"", with: "\"\"") + "\""
+    var quoted = "\""
+    for scalar in text.unicodeScalars {
+      if scalar == "\"" { quoted.unicodeScalars.append("\"") }
+      quoted.unicodeScalars.append(scalar)
+    }
+    return quoted + "\""
   }
 
   /// The cheaper plan for a page of a search with `matches` of `total`
