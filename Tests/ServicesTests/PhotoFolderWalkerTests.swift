@@ -67,6 +67,22 @@ final class PhotoFolderWalkerTests: XCTestCase {
     XCTAssertEqual(again.files, walk.files)
   }
 
+  func testTheFilesOfOneLargeFolderAreSharedBetweenThreadsInOrder() throws {
+    // More entries than one thread takes at a time, a sub-folder among them.
+    let count = 4 * PhotoFolderWalker.statsPerTask + 3
+    var expected: [String: Int] = [:]
+    for number in 0..<count {
+      let path = number % 100 == 7 ? "p\(number)/inside.png" : "p\(number).png"
+      try touch(path, bytes: number % 50 + 1)
+      expected[path] = number % 50 + 1
+    }
+    let walk = try PhotoFolderWalker(root: root).walk()
+    XCTAssertEqual(walk.files.map(\.relativePath), expected.keys.sorted(by: Self.byteOrder))
+    XCTAssertEqual(
+      walk.files.map { Int($0.size) }, walk.files.map { expected[$0.relativePath] ?? -1 })
+    XCTAssertTrue(walk.skipped.isEmpty)
+  }
+
   func testAFolderLinkedTwiceIsWalkedUnderThePathFirstInOrder() throws {
     try touch("m/photo.png")
     // "k" and "z" both lead to "m": at depth 1 "k" comes first, so "m" and

@@ -6,13 +6,15 @@ import Glibc
 /// links are followed, and a folder reached twice (a link loop, or two links
 /// to one folder) is walked once.
 ///
-/// The folders of one depth are read by several threads at once: with the
+/// The folders of one depth are read by several threads at once, then the
+/// status of all their entries, a few hundred at a time, so that one large
+/// folder is shared between the threads as well as many small ones: with the
 /// directory entries and inodes out of the cache, each `fstatat` costs the
 /// kernel a search of the directory's block and an inode read (about 8 µs of
 /// CPU on the development VM, by `perf`; 1.1–1.5 s for 100,000 files on one
-/// thread), so threads put every core to it and keep reads in flight. Then
-/// the folders found are taken in a fixed order, so the result does not
-/// depend on which thread finished first.
+/// thread), so threads put every core to it and keep reads in flight. The
+/// folders found are taken in a fixed order, so the result does not depend on
+/// which thread finished first.
 struct PhotoFolderWalker {
   /// A regular file found.
   struct File: Sendable, Hashable {
@@ -48,23 +50,48 @@ struct PhotoFolderWalker {
     }
   }
 
-  /// What reading one folder found.
-  private struct Listing: Sendable {
+  /// A folder's entries as `readdir` gave them, before any `fstatat`.
+  private struct Reading: Sendable {
     /// The opened folder's identity; nil when it could not be opened.
     var identity: FolderIdentity?
-    /// Its files and sub-folders, ordered so that the paths under them follow
-    /// `PathOrder` (see `precedes`).
+    /// Each entry's path under the root and `d_type`: `DT_DIR`, or one that
+    /// `fstatat` must tell (`DT_REG`, `DT_LNK`, `DT_UNKNOWN`).
+    var entries: [(path: String, kind: Int)] = []
+    /// How many of `entries` need their status.
+    var unknown = 0
+    /// The UTF-8 length of what every entry's path starts with: the folder's
+    /// path and "/" (none for the root).
+    var prefixLength = 0
+    var skipped: [(relativePath: String, reason: String)] = []
+  }
+
+  /// What `fstatat` told of an entry.
+  private enum Status: Sendable {
+    case file(size: Int64, modified: Int64)
+    case folder
+    /// A device, socket or pipe: left out without a word.
+    case other
+    case failed(errno: Int32)
+  }
+
+  /// A walked folder's files and sub-folders, ordered so that the paths
+  /// under them follow `PathOrder` (see `precedes`).
+  private struct Listing: Sendable {
     var entries: [Entry] = []
     var skipped: [(relativePath: String, reason: String)] = []
   }
 
   /// Folders deeper than this are not walked.
   static let maxDepth = 64
-  /// Folders read at once. On the development VM a cold walk is bound by the
-  /// kernel's lookups on 2 cores, not by the disk: 100,000 files in 100
-  /// folders took 0.65–0.94 s with 4, 8 or 16 threads alike (1.1–1.5 s on one).
-  /// 8 keeps more inode reads in flight for a slower disk.
+  /// Folders read, or entries `fstatat`'ed, at once. On the development VM a
+  /// cold walk is bound by the kernel's lookups on 2 cores, not by the disk:
+  /// 100,000 files in 100 folders took 0.65–0.94 s with 4, 8 or 16 threads
+  /// alike (1.1–1.5 s on one). 8 keeps more inode reads in flight for a
+  /// slower disk.
   static let threads = 8
+  /// Entries a thread takes at a time: a folder of 100,000 files is shared
+  /// by every thread as well as 100 folders of 1,000 are.
+  static let statsPerTask = 256
 
   /// The folder to walk, absolute.
   let root: String
@@ -82,20 +109,22 @@ struct PhotoFolderWalker {
     var visited: Set<FolderIdentity> = []
     // The listings of the folders walked, by relative path ("" for the root).
     var walked: [String: Listing] = [:]
-    // One depth at a time: its folders are read in parallel, then accepted in
+    // One depth at a time: its folders are read in parallel and accepted in
     // the order their parents list them (a folder reached twice is walked
-    // under the path met first), and their sub-folders make the next depth.
+    // under the path met first); then the status of every entry of those is
+    // read in parallel, whichever folder it is in; and their sub-folders make
+    // the next depth.
     var level = [""]
     var depth = 0
     while !level.isEmpty {
       let folders = level
-      let listings = ParallelMap.map(folders.count, threads: Self.threads) { index in
-        Self.list(folders[index], in: rootDescriptor)
+      let readings = ParallelMap.map(folders.count, threads: Self.threads) { index in
+        Self.read(folders[index], in: rootDescriptor)
       }
-      level = []
-      for (folder, listing) in zip(folders, listings) {
-        guard let identity = listing.identity else {
-          skipped += listing.skipped  // why it could not be opened
+      var accepted: [(folder: String, reading: Reading)] = []
+      for (folder, reading) in zip(folders, readings) {
+        guard let identity = reading.identity else {
+          skipped += reading.skipped  // why it could not be opened
           continue
         }
         guard visited.insert(identity).inserted else {
@@ -103,7 +132,29 @@ struct PhotoFolderWalker {
           skipped.append((folder, "a folder already walked (a link loop?)"))
           continue
         }
-        skipped += listing.skipped
+        accepted.append((folder, reading))
+      }
+      let unknown = accepted.flatMap { $0.reading.entries.filter { $0.kind != DT_DIR } }
+      let tasks = (unknown.count + Self.statsPerTask - 1) / Self.statsPerTask
+      let statuses = ParallelMap.map(tasks, threads: Self.threads) { task in
+        let start = task * Self.statsPerTask
+        return unknown[start..<min(start + Self.statsPerTask, unknown.count)].map { entry in
+          Self.status(of: entry.path, kind: entry.kind, in: rootDescriptor)
+        }
+      }.flatMap { $0 }
+      var starts: [Int] = []
+      var start = 0
+      for (_, reading) in accepted {
+        starts.append(start)
+        start += reading.unknown
+      }
+      let (walking, firsts) = (accepted, starts)
+      let listings = ParallelMap.map(walking.count, threads: Self.threads) { index in
+        Self.listing(walking[index].reading, statuses[firsts[index]...])
+      }
+      level = []
+      for ((folder, reading), listing) in zip(accepted, listings) {
+        skipped += reading.skipped + listing.skipped
         walked[folder] = listing
         for case .folder(let path) in listing.entries {
           if depth < Self.maxDepth {
@@ -133,41 +184,28 @@ struct PhotoFolderWalker {
     }
   }
 
-  /// The entries of `folder` (a path under the root, "" for the root) and
-  /// their status. A sub-folder's entry (`d_type`) spares its `fstatat`: the
-  /// folder is opened at the next depth, and its identity read then.
-  private static func list(_ folder: String, in rootDescriptor: Int32) -> Listing {
-    var listing = Listing()
-    func skipped(_ path: String, _ reason: String) {
-      listing.skipped.append((path, reason))
-    }
+  /// The entries of `folder` (a path under the root, "" for the root), as
+  /// `readdir` gives them: a sub-folder's `d_type` spares its `fstatat` (the
+  /// folder is opened at the next depth, and its identity read then).
+  private static func read(_ folder: String, in rootDescriptor: Int32) -> Reading {
+    var reading = Reading()
     let descriptor =
       folder.isEmpty
       ? dup(rootDescriptor) : openat(rootDescriptor, folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      skipped(folder, "cannot open the folder: \(PhotoFolderError.reason(errno))")
-      return listing
+      reading.skipped.append(
+        (folder, "cannot open the folder: \(PhotoFolderError.reason(errno))"))
+      return reading
     }
     var status = stat()
     guard fstat(descriptor, &status) == 0, let directory = fdopendir(descriptor) else {
       close(descriptor)
-      return listing
+      return reading
     }
     defer { closedir(directory) }
-    listing.identity = FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    reading.identity = FolderIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     let prefix = folder.isEmpty ? "" : folder + "/"
-    // The entries as found (`readdir` lists them in no useful order), and
-    // their names one after the other in `names`: sorting by those bytes
-    // costs far less than comparing the entries' strings.
-    var found: [Entry] = []
-    var names: [UInt8] = []
-    var keys: [(name: Range<Int>, isFolder: Bool)] = []
-    func add(_ entry: Entry, _ name: String) {
-      let start = names.count
-      names += name.utf8
-      found.append(entry)
-      keys.append((start..<names.count, entry.isFolder))
-    }
+    reading.prefixLength = prefix.utf8.count
     while let entry = readdir(directory) {
       let kind = Int(entry.pointee.d_type)
       let name: String? = withUnsafePointer(to: &entry.pointee.d_name) { tuple in
@@ -178,38 +216,74 @@ struct PhotoFolderWalker {
         }
       }
       guard let name else {
-        skipped(prefix + "?", "the name is not UTF-8")
+        reading.skipped.append((prefix + "?", "the name is not UTF-8"))
         continue
       }
       if name.isEmpty { continue }
-      let path = prefix + name
       switch kind {
       case DT_DIR:
-        add(.folder(path), name)
-        continue
-      case DT_REG, DT_LNK, DT_UNKNOWN:
         break
+      case DT_REG, DT_LNK, DT_UNKNOWN:
+        reading.unknown += 1
       default:
         continue  // devices, sockets, pipes
       }
-      var status = stat()
-      // A regular file is not a link: its own status is the one wanted.
-      let flags = kind == DT_REG ? AT_SYMLINK_NOFOLLOW : 0
-      guard fstatat(descriptor, name, &status, flags) == 0 else {
-        skipped(path, "cannot read its status: \(PhotoFolderError.reason(errno))")
-        continue
+      reading.entries.append((prefix + name, kind))
+    }
+    return reading
+  }
+
+  /// The status of the entry at `path` under the root, of `d_type` `kind`.
+  private static func status(of path: String, kind: Int, in rootDescriptor: Int32) -> Status {
+    var status = stat()
+    // A regular file is not a link: its own status is the one wanted.
+    let flags = kind == DT_REG ? AT_SYMLINK_NOFOLLOW : 0
+    guard fstatat(rootDescriptor, path, &status, flags) == 0 else { return .failed(errno: errno) }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG:
+      return .file(
+        size: Int64(status.st_size),
+        modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
+    case S_IFDIR:
+      return .folder
+    default:
+      return .other
+    }
+  }
+
+  /// The files and sub-folders of `reading`, given the statuses of its
+  /// entries that needed one (in order), sorted.
+  private static func listing(_ reading: Reading, _ statuses: ArraySlice<Status>) -> Listing {
+    var listing = Listing()
+    // The entries, and their names one after the other in `names`: sorting
+    // by those bytes costs far less than comparing the entries' strings
+    // (`readdir` lists them in no useful order).
+    var found: [Entry] = []
+    var names: [UInt8] = []
+    var keys: [(name: Range<Int>, isFolder: Bool)] = []
+    var next = statuses.startIndex
+    for (path, kind) in reading.entries {
+      var entry = Entry.folder(path)
+      if kind != DT_DIR {
+        let status = statuses[next]
+        next += 1
+        switch status {
+        case .file(let size, let modified):
+          entry = .file(File(relativePath: path, size: size, modified: modified))
+        case .folder:
+          break
+        case .other:
+          continue
+        case .failed(let code):
+          listing.skipped.append(
+            (path, "cannot read its status: \(PhotoFolderError.reason(code))"))
+          continue
+        }
       }
-      switch status.st_mode & S_IFMT {
-      case S_IFREG:
-        let file = File(
-          relativePath: path, size: Int64(status.st_size),
-          modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
-        add(.file(file), name)
-      case S_IFDIR:
-        add(.folder(path), name)
-      default:
-        continue  // devices, sockets, pipes
-      }
+      let start = names.count
+      names += path.utf8.dropFirst(reading.prefixLength)  // the name
+      found.append(entry)
+      keys.append((start..<names.count, entry.isFolder))
     }
     let order = names.withUnsafeBufferPointer { names in
       keys.indices.sorted { a, b in
