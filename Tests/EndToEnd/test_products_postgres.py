@@ -7,6 +7,7 @@ The product suite itself (test_products*.py) runs on both catalogs."""
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import subprocess
 import time
@@ -40,6 +41,22 @@ def next_notification(d, timeout: float) -> dict:
     msg = d.read_message(timeout)
     assert is_notification(msg), short(msg)
     return msg
+
+
+@contextlib.contextmanager
+def holding(catalog, sql: str, relation: str, mode: str):
+    """Another session runs `sql` in a transaction; the block starts once it
+    holds `mode` on `relation`, and ends after that session did."""
+    holder = subprocess.Popen(["psql", "-X", "-q", "-d", catalog.url, "-c", f"BEGIN; {sql}; COMMIT;"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: catalog.cluster.psql(
+            "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+            f"WHERE c.relname = '{relation}' AND l.mode = '{mode}' AND l.granted", catalog.database)[0][0] != "0",
+            5, "the lock holder")
+        yield
+    finally:
+        holder.wait(10)
 
 
 def wait_for(predicate, timeout: float, what: str):
@@ -201,25 +218,36 @@ def test_a_statement_past_the_timeout_is_retryable_and_the_row_stays_intact(spaw
     d = spawn("--upstream-timeout-ms", "300")
     d.initialize()
     before = d.result("products/get", {"id": "1"})
-    cluster = catalog_backend.cluster
     # Another session holds the row's lock for 3 s: the update waits, then times out.
-    holder = subprocess.Popen(
-        ["psql", "-X", "-q", "-d", catalog_backend.url, "-c",
-         "BEGIN; SELECT id FROM products WHERE id = 1 FOR UPDATE; SELECT pg_sleep(3); COMMIT;"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_for(lambda: cluster.psql(
-            "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
-            "WHERE c.relname = 'products' AND l.mode = 'RowShareLock'", catalog_backend.database)[0][0] != "0",
-            5, "the lock holder")
+    with holding(catalog_backend, "SELECT id FROM products WHERE id = 1 FOR UPDATE; SELECT pg_sleep(3)",
+                 "products", "RowShareLock"):
         started = time.monotonic()
         error = assert_error(d.call("products/update", {"id": "1", "price": 5}), UPSTREAM_UNAVAILABLE)
         assert error["data"]["retryable"] is True
         assert time.monotonic() - started < 2.5, "the statement timeout did not end the wait"
-    finally:
-        holder.wait(10)
     assert d.result("products/get", {"id": "1"}) == before
     assert d.result("products/update", {"id": "1", "price": 5})["version"] == before["version"] + 1
+
+
+@pytest.mark.parametrize("catalog_backend", ["postgres"], indirect=True)
+def test_a_search_that_waits_holds_up_neither_a_get_nor_a_page(spawn, catalog_backend):
+    """Searches have a connection of their own: while one waits (here on a lock
+    another session holds on catalog_changes, which it reads), gets and pages
+    without a query are answered at once."""
+    d = spawn("--upstream-timeout-ms", "5000")
+    d.initialize()
+    d.result("products/get", {"id": "1"})
+    with holding(catalog_backend, "LOCK TABLE catalog_changes IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(2)",
+                 "catalog_changes", "AccessExclusiveLock"):
+        started = time.monotonic()
+        search = d.request("products/list", {"query": "우유"})
+        for k in range(1, 6):
+            assert d.result("products/get", {"id": str(k)})["id"] == str(k)
+            assert d.result("products/list", {"limit": 5})["totalCount"] == DEMO_PRODUCTS
+        assert time.monotonic() - started < 1.0, "the reads waited behind the search"
+        resp, _ = d.read_until_response(search, timeout=10)
+        assert assert_result(resp, search)["totalCount"] > 0
+        assert time.monotonic() - started > 1.0, "the search did not wait for the lock"
 
 
 def test_a_database_url_must_be_postgres(spawn, tmp_path):
