@@ -36,3 +36,13 @@ func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
   }
   return true
 }
+
+/// Whether a write to `fd` would not wait now: it has room (a pipe has at
+/// least a page free), or the other end is gone so the write fails at once.
+/// False when unsure, so callers that must not block leave the write to a
+/// thread that may.
+func isWritable(_ fd: Int32) -> Bool {
+  var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+  guard poll(&entry, 1, 0) == 1 else { return false }
+  return entry.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0
+}

@@ -26,10 +26,11 @@ final class Outbox: MessageSink, @unchecked Sendable {
   private var writerIdle = false
   /// True while the writer thread writes bytes it took out of `pending`.
   private var writerBusy = false
-  /// True while the reader thread writes a small run of replies itself (see `flush`).
-  private var readerWriting = false
-  /// The reader's own write buffer, used only by the reader thread in `flush`.
-  private var readerChunk: [UInt8] = []
+  /// True while a sender writes a small run of messages itself (see `directWriteLimit`).
+  private var directWriting = false
+  /// The bytes a direct write is writing: touched only by the one thread
+  /// that set `directWriting`, until it clears it.
+  private var directChunk: [UInt8] = []
   /// Threads waiting in `drain`; wake-ups after the reader's own writes are
   /// skipped when nobody waits, which saves the writer thread a futex round trip.
   private var drainWaiters = 0
@@ -63,36 +64,67 @@ final class Outbox: MessageSink, @unchecked Sendable {
 
   func send(_ body: [UInt8], wake: Bool) {
     if let tracer { body.withUnsafeBufferPointer { tracer.record(.outgoing, $0) } }
-    lock.withLock {
-      guard !broken else { return }
+    let direct: Bool = lock.withLock {
+      guard !broken else { return false }
       framing.frame(body, into: &pending)
-      if wake && writerIdle { lock.broadcast() }
+      return wake && takeForDirectWrite()
     }
+    // Not the reader: a thread of Swift's pool (a handler's reply or
+    // notification) must not wait for a client that stopped reading.
+    if direct { writeDirectly(unlessFull: true) }
   }
 
-  /// Replies up to this size are written by the reader thread itself when
-  /// the writer thread is idle: a lone request's reply then goes out without
-  /// a hand-off between threads (the round-trip latency). Larger runs go to
-  /// the writer thread, so reading and writing overlap under load.
+  /// Runs up to this size are written by the thread that queued them (the
+  /// reader after a run of inline replies, or the thread that finished a
+  /// handler) when the writer thread is idle: a lone request's reply then
+  /// goes out without a hand-off between threads, which is most of a round
+  /// trip's latency. Larger runs go to the writer thread, so reading,
+  /// handling and writing overlap under load.
   static let directWriteLimit = 16 << 10
 
   /// Sends what the reader queued with `wake: false`. Called by the reader thread only.
   func flush() {
     let direct: Bool = lock.withLock {
-      guard !pending.isEmpty, !broken else { return false }
-      guard writerIdle, !writerBusy, pending.count <= Self.directWriteLimit else {
-        if writerIdle { lock.broadcast() }
-        return false
-      }
-      swap(&readerChunk, &pending)
-      readerWriting = true
-      return true
+      guard !broken else { return false }
+      return takeForDirectWrite()
     }
-    guard direct else { return }
-    let ok = readerChunk.withUnsafeBytes { writeAll(fd, $0) }
-    readerChunk.removeAll(keepingCapacity: true)
+    // The reader may wait for the client: that is the back-pressure.
+    if direct { writeDirectly(unlessFull: false) }
+  }
+
+  /// Under `lock`: takes `pending` into `directChunk` for the caller to write
+  /// when nobody else writes and it is small; else wakes the writer thread
+  /// for it. Order holds because one thread writes at a time, the oldest bytes first.
+  private func takeForDirectWrite() -> Bool {
+    guard !pending.isEmpty else { return false }
+    guard writerIdle, !writerBusy, !directWriting, pending.count <= Self.directWriteLimit else {
+      if writerIdle { lock.broadcast() }
+      return false
+    }
+    swap(&directChunk, &pending)
+    directWriting = true
+    return true
+  }
+
+  /// Writes `directChunk` on the calling thread, then lets the writer thread
+  /// have what was queued meanwhile. With `unlessFull`, a stdout that cannot
+  /// take more now (a client that stopped reading) gets the bytes handed
+  /// back to the writer thread instead, so the caller never blocks there.
+  private func writeDirectly(unlessFull: Bool) {
+    if unlessFull && !isWritable(fd) {
+      lock.withLock {
+        directChunk.append(contentsOf: pending)
+        swap(&directChunk, &pending)
+        directChunk.removeAll(keepingCapacity: true)
+        directWriting = false
+        lock.broadcast()
+      }
+      return
+    }
+    let ok = directChunk.withUnsafeBytes { writeAll(fd, $0) }
+    directChunk.removeAll(keepingCapacity: directChunk.capacity <= Self.directWriteLimit * 2)
     lock.withLock {
-      readerWriting = false
+      directWriting = false
       if !ok {
         broken = true
         pending = []
@@ -121,8 +153,8 @@ final class Outbox: MessageSink, @unchecked Sendable {
     while true {
       let done: Bool = lock.withLock {
         writerBusy = false
-        // Bytes queued during the reader's own write go out after it, in order.
-        while (pending.isEmpty && !closing) || readerWriting {
+        // Bytes queued during a direct write go out after it, in order.
+        while (pending.isEmpty && !closing) || directWriting {
           writerIdle = true
           lock.broadcast()  // room for the reader, and `drain` waiters
           lock.wait()
@@ -161,7 +193,7 @@ final class Outbox: MessageSink, @unchecked Sendable {
     return lock.withLock {
       drainWaiters += 1
       defer { drainWaiters -= 1 }
-      while (!pending.isEmpty || writerBusy || readerWriting) && !broken {
+      while (!pending.isEmpty || writerBusy || directWriting) && !broken {
         if writerIdle { lock.broadcast() }
         guard lock.wait(until: limit) else { return false }
       }
