@@ -29,34 +29,51 @@ public enum JSONWriter {
   }
 
   public static func writeString(_ string: String, into output: inout [UInt8]) {
-    output.append(UInt8(ascii: "\""))
     var string = string
-    string.withUTF8 { bytes in
-      var runStart = 0
-      for index in 0..<bytes.count {
-        let byte = bytes[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-          continue
-        }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-        runStart = index + 1
-        output.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
-        case 0x08: output.append(UInt8(ascii: "b"))
-        case 0x0C: output.append(UInt8(ascii: "f"))
-        case 0x0A: output.append(UInt8(ascii: "n"))
-        case 0x0D: output.append(UInt8(ascii: "r"))
-        case 0x09: output.append(UInt8(ascii: "t"))
-        default:
-          output.append(contentsOf: "u00".utf8)
-          output.append(hexDigits[Int(byte >> 4)])
-          output.append(hexDigits[Int(byte & 0x0F)])
-        }
-      }
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+    string.withUTF8 { writeEscaped($0, into: &output) }
+  }
+
+  /// Writes UTF-8 text held outside a `String` (a column SQLite returned) as
+  /// a JSON string, without making a `String` of it. Invalid UTF-8 is
+  /// repaired as `String(decoding:as:)` repairs it, so the text written is
+  /// the same as through `writeString`.
+  public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
+  {
+    guard UTF8Validation.isValid(bytes) else {
+      writeString(String(decoding: bytes, as: UTF8.self), into: &output)
+      return
     }
+    writeEscaped(bytes, into: &output)
+  }
+
+  /// Writes valid UTF-8 as a quoted JSON string.
+  private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
+  {
+    output.append(UInt8(ascii: "\""))
+    var runStart = 0
+    for index in 0..<bytes.count {
+      let byte = bytes[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        continue
+      }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+      runStart = index + 1
+      output.append(UInt8(ascii: "\\"))
+      switch byte {
+      case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+      case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+      case 0x08: output.append(UInt8(ascii: "b"))
+      case 0x0C: output.append(UInt8(ascii: "f"))
+      case 0x0A: output.append(UInt8(ascii: "n"))
+      case 0x0D: output.append(UInt8(ascii: "r"))
+      case 0x09: output.append(UInt8(ascii: "t"))
+      default:
+        output.append(contentsOf: "u00".utf8)
+        output.append(hexDigits[Int(byte >> 4)])
+        output.append(hexDigits[Int(byte & 0x0F)])
+      }
+    }
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     output.append(UInt8(ascii: "\""))
   }
 

@@ -1,0 +1,54 @@
+import XCTest
+
+@testable import Protocol
+
+/// `JSONWriter.writeString(utf8:)` writes what `writeString` writes for the
+/// `String` that `String(decoding:as:)` makes of the same bytes, valid or not.
+final class JSONWriterUTF8Tests: XCTestCase {
+  func assertSameAsString(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
+    var direct: [UInt8] = []
+    bytes.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &direct) }
+    var viaString: [UInt8] = []
+    JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &viaString)
+    XCTAssertEqual(direct, viaString, "bytes \(bytes)", file: file, line: line)
+  }
+
+  func testValidTextIsWrittenAsItIsWithEscapes() {
+    for text in [
+      "", "a", "서울 강남구 \"역삼동\" 123-4", "back\\slash", "\u{0}\u{1}\n\t\r\u{8}\u{c}\u{1f}", "😀 𝄞 é",
+      "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}",
+    ] {
+      assertSameAsString(Array(text.utf8))
+    }
+  }
+
+  func testInvalidSequencesAreRepairedAsStringDoes() {
+    let cases: [[UInt8]] = [
+      [0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xC2], [0xC2, 0x41], [0xE0, 0x80, 0x80],
+      [0xE0, 0x9F, 0xBF], [0xE0, 0xA0], [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],
+      [0xEF, 0xBF], [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80], [0xF4, 0x90, 0x80, 0x80],
+      [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xFE], [0x41, 0xE2, 0x82, 0x41, 0x22],
+      [0xEC, 0x84, 0x9C, 0xEC, 0x9A],
+    ]
+    for bytes in cases {
+      XCTAssertFalse(bytes.withUnsafeBufferPointer(UTF8Validation.isValid), "\(bytes)")
+      assertSameAsString(bytes)
+    }
+  }
+
+  func testValidationAgreesWithTheStandardLibraryOnRandomBytes() {
+    var generator = SystemRandomNumberGenerator()
+    // Bytes biased towards lead and continuation bytes, where the edge cases are.
+    let alphabet: [UInt8] = [
+      0x00, 0x22, 0x41, 0x5C, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0,
+      0xE1, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF,
+    ]
+    for _ in 0..<20_000 {
+      let count = Int.random(in: 0...6, using: &generator)
+      let bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+      let valid = String(validating: bytes, as: UTF8.self) != nil
+      XCTAssertEqual(bytes.withUnsafeBufferPointer(UTF8Validation.isValid), valid, "\(bytes)")
+      assertSameAsString(bytes)
+    }
+  }
+}
