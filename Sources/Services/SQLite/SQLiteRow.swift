@@ -21,6 +21,9 @@ public struct SQLiteRow {
   public func double(_ index: Int) throws -> Double { try statement.double(index) }
   public func text(_ index: Int) throws -> String { try statement.text(index) }
   public func blob(_ index: Int) throws -> [UInt8] { try statement.blob(index) }
+  public func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws
+    -> T
+  { try statement.withText(index, body) }
   public func value(_ index: Int) throws -> SQLiteValue { try statement.value(index) }
 
   public func isNull(_ name: String) throws -> Bool { try statement.isNull(name) }

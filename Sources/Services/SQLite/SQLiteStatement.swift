@@ -293,6 +293,21 @@ public final class SQLiteStatement {
     return unsafeText(index)
   }
 
+  /// Calls `body` with the bytes of the column's TEXT value (UTF-8, as
+  /// stored: not checked), valid only during the call: for writing them
+  /// somewhere without making a `String` of them first.
+  public func withText<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws
+    -> T
+  {
+    try columnType(index, accepting: SQLITE_TEXT, as: "TEXT")
+    // The pointer first, then the size (the order SQLite documents).
+    guard let text = sqlite3_column_text(handle, Int32(index)) else {
+      return try body(UnsafeBufferPointer(start: nil, count: 0))
+    }
+    let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+    return try body(UnsafeBufferPointer(start: text, count: count))
+  }
+
   /// The column's BLOB value, or the UTF-8 bytes of its TEXT value.
   public func blob(_ index: Int) throws -> [UInt8] {
     try columnType(index, accepting: SQLITE_BLOB, SQLITE_TEXT, as: "BLOB")
