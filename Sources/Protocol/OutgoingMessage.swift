@@ -11,6 +11,17 @@ public enum OutgoingMessage {
     output.append(UInt8(ascii: "}"))
   }
 
+  /// A response whose result was written already (`EncodedJSON`).
+  public static func response(
+    id: RequestID, encoded result: EncodedJSON, into output: inout [UInt8]
+  ) {
+    output.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
+    JSONWriter.write(id.json, into: &output)
+    output.append(contentsOf: #","result":"#.utf8)
+    output.append(contentsOf: result.bytes)
+    output.append(UInt8(ascii: "}"))
+  }
+
   public static func error(id: RequestID, error: RPCError, into output: inout [UInt8]) {
     output.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
     JSONWriter.write(id.json, into: &output)
@@ -33,11 +44,15 @@ public enum OutgoingMessage {
 /// The outcome of one request: what goes into its reply.
 public enum Reply: Sendable {
   case result(JSON)
+  /// A result written already, sent as it is.
+  case encodedResult(EncodedJSON)
   case error(RPCError)
 
   public func write(id: RequestID, into output: inout [UInt8]) {
     switch self {
     case .result(let result): OutgoingMessage.response(id: id, result: result, into: &output)
+    case .encodedResult(let result):
+      OutgoingMessage.response(id: id, encoded: result, into: &output)
     case .error(let error): OutgoingMessage.error(id: id, error: error, into: &output)
     }
   }

@@ -134,7 +134,10 @@ final class Connection: @unchecked Sendable {
     case .request(let id, let method, let params):
       daemon.statistics.count(.received)
       let needsSlot: Bool =
-        if case .task = methods[method]?.body { true } else { false }
+        switch methods[method]?.body {
+        case .task, .encodingTask: true
+        case .inline, nil: false
+        }
       lock.withLock {
         state.queue.append(
           Queued(id: id, method: method, params: params, target: target, needsSlot: needsSlot))
@@ -269,22 +272,37 @@ final class Connection: @unchecked Sendable {
       }
       send(reply, id: id, to: target, wake: wake)
     case .task(let body):
-      let sequence = register(id: id, target: target)
-      let work: @Sendable () async -> Void = { [self] in
-        guard start(sequence) else { return }
-        let reply: Reply
-        do {
-          reply = .result(try await body(params, context))
-        } catch {
-          reply = .error(wireError(error, method: method))
-        }
-        finish(sequence, reply)
+      runTask(id: id, method: method, target: target, lane: lane) {
+        .result(try await body(params, context))
       }
-      let task =
-        lane.map { lanes.enqueue($0.key, turn: $0.turn, work) }
-        ?? Task(operation: work)
-      lock.withLock { state.running[sequence]?.task = task }
+    case .encodingTask(let body):
+      runTask(id: id, method: method, target: target, lane: lane) {
+        .encodedResult(try await body(params, context))
+      }
     }
+  }
+
+  /// Starts a request's handler as a task (behind its lane, if any); its
+  /// reply, or the error it threw, is sent when it ends.
+  private func runTask(
+    id: RequestID, method: String, target: ReplyTarget,
+    lane: (key: String, turn: LaneTurn)?, _ body: @escaping @Sendable () async throws -> Reply
+  ) {
+    let sequence = register(id: id, target: target)
+    let work: @Sendable () async -> Void = { [self] in
+      guard start(sequence) else { return }
+      let reply: Reply
+      do {
+        reply = try await body()
+      } catch {
+        reply = .error(wireError(error, method: method))
+      }
+      finish(sequence, reply)
+    }
+    let task =
+      lane.map { lanes.enqueue($0.key, turn: $0.turn, work) }
+      ?? Task(operation: work)
+    lock.withLock { state.running[sequence]?.task = task }
   }
 
   // MARK: - Requests in flight
@@ -413,7 +431,7 @@ final class Connection: @unchecked Sendable {
 
   private func send(_ reply: Reply, id: RequestID, to target: ReplyTarget, wake: Bool) {
     switch reply {
-    case .result: daemon.statistics.count(.succeeded)
+    case .result, .encodedResult: daemon.statistics.count(.succeeded)
     case .error(let error):
       daemon.statistics.count(error.code == RPCError.requestCancelledCode ? .cancelled : .failed)
     }

@@ -9,6 +9,10 @@ struct Method: Sendable {
     case inline(@Sendable (JSON?, RequestContext) throws -> JSON)
     /// Everything else runs as its own task, concurrently with other requests.
     case task(@Sendable (JSON?, RequestContext) async throws -> JSON)
+    /// A task that writes its result's JSON text itself, for results large
+    /// and frequent enough that building a `JSON` tree first shows in the
+    /// round trip (`places/search`).
+    case encodingTask(@Sendable (JSON?, RequestContext) async throws -> EncodedJSON)
   }
 
   let name: String
@@ -29,5 +33,12 @@ struct Method: Sendable {
     _ body: @escaping @Sendable (JSON?, RequestContext) async throws -> JSON
   ) -> Method {
     Method(name: name, body: .task(body), lane: lane)
+  }
+
+  static func encodingTask(
+    _ name: String, lane: (@Sendable (JSON?) -> String?)? = nil,
+    _ body: @escaping @Sendable (JSON?, RequestContext) async throws -> EncodedJSON
+  ) -> Method {
+    Method(name: name, body: .encodingTask(body), lane: lane)
   }
 }
