@@ -4,9 +4,10 @@ import Services
 /// `places/search {category, x?, y?, radius?, rect?, page?, size?, sort?}` →
 /// `{items, meta: {totalCount, pageableCount, isEnd}}`.
 enum PlacesSearch {
-  static let method = Method.task("places/search") { params, context in
+  /// Written straight from the rows: the map's hot path.
+  static let method = Method.encodingTask("places/search") { params, context in
     let search = try query(try Params(params))
-    return try await context.daemon.services.places.search(search).json
+    return EncodedJSON(writtenBy: try await context.daemon.services.places.searchJSON(search))
   }
 
   /// The search params, shared with the places feed source. Ranges and types

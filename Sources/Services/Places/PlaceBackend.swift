@@ -8,6 +8,10 @@ public protocol PlaceBackend: Sendable {
   /// - Throws: `UpstreamFailure`, `CancellationError`, `SQLiteError`.
   func search(_ search: PlaceSearch) async throws -> PlaceSearchResult
 
+  /// The same page as `search`, as the JSON text of `PlaceSearchResult.json`.
+  /// - Throws: as `search`.
+  func searchJSON(_ search: PlaceSearch) async throws -> [UInt8]
+
   /// The place with `id`.
   /// - Throws: `NotFound`, `UpstreamFailure`, `CancellationError`, `SQLiteError`.
   func get(id: String) async throws -> Place
@@ -18,4 +22,11 @@ public protocol PlaceBackend: Sendable {
   func importPlaces(
     path: String, progress: @escaping @Sendable (PlaceImportProgress) -> Void
   ) async throws -> PlaceImportResult
+}
+
+extension PlaceBackend {
+  /// The result's tree, serialized: for a backend with nothing faster.
+  public func searchJSON(_ search: PlaceSearch) async throws -> [UInt8] {
+    try await self.search(search).json.serialized()
+  }
 }

@@ -36,20 +36,58 @@ final class PlacePageReader: Sendable {
   func places(keys: [Int64]) throws -> [Int64: Place] {
     guard !keys.isEmpty else { return [:] }
     let rows = try database.withLock { stored in
-      let database: SQLiteDatabase
-      if let stored {
-        database = stored
-      } else {
-        database = try SQLiteDatabase(path: path, readOnly: false)
-        try database.execute("PRAGMA cache_size = -\(Self.cacheKilobytes)")
-        stored = database
-      }
-      // One statement per page size (1–45 keys): each stays in the cache.
-      let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-      return try database.query(
-        "SELECT \(PlaceSchema.columns) FROM places WHERE key IN (\(placeholders))",
-        keys.map { .integer($0) }, row: PlaceStore.keyedPlace)
+      try opened(&stored).query(
+        Self.select(count: keys.count), keys.map { .integer($0) }, row: PlaceStore.keyedPlace)
     }
     return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// Writes the JSON objects of the places of `page`, in its order, each
+  /// with its distance (`PlaceRowJSON`), separated by commas: the items of
+  /// a search's reply. A key with no row is left out.
+  func writePlaces(_ page: [(key: Int64, distance: Int?)], into output: inout [UInt8]) throws {
+    guard !page.isEmpty else { return }
+    // SQLite returns the rows in key order, in one statement (so from one
+    // snapshot); each is written into `scratch` and then copied out in page order.
+    let (scratch, written) = try database.withLock { stored in
+      try opened(&stored).withStatement(Self.select(count: page.count)) { statement in
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(page.count * 512)
+        var written = [Range<Int>?](repeating: nil, count: page.count)
+        try statement.bind(page.map { .integer($0.key) })
+        let row = SQLiteRow(statement)
+        while try statement.step() {
+          let key = try row.int64(0)
+          // At most 45 keys: a scan beats hashing them.
+          guard let index = page.firstIndex(where: { $0.key == key }), written[index] == nil
+          else { continue }
+          let start = scratch.count
+          try PlaceRowJSON.write(row, distance: page[index].distance, into: &scratch)
+          written[index] = start..<scratch.count
+        }
+        return (scratch, written)
+      }
+    }
+    var first = true
+    for case let range? in written {
+      if !first { output.append(UInt8(ascii: ",")) }
+      first = false
+      output.append(contentsOf: scratch[range])
+    }
+  }
+
+  /// One statement per page size (1–45 keys): each stays in the statement cache.
+  private static func select(count: Int) -> String {
+    let placeholders = Array(repeating: "?", count: count).joined(separator: ", ")
+    return "SELECT \(PlaceSchema.columns) FROM places WHERE key IN (\(placeholders))"
+  }
+
+  /// The connection, opened on first use; called with the mutex held.
+  private func opened(_ stored: inout SQLiteDatabase?) throws -> SQLiteDatabase {
+    if let stored { return stored }
+    let database = try SQLiteDatabase(path: path, readOnly: false)
+    try database.execute("PRAGMA cache_size = -\(Self.cacheKilobytes)")
+    stored = database
+    return database
   }
 }

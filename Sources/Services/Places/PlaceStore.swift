@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Protocol
 import Synchronization
 
 /// The embedded places backend: the places in one SQLite file of the data
@@ -125,23 +126,45 @@ public final class PlaceStore: PlaceBackend {
   // MARK: - Reads
 
   public func search(_ search: PlaceSearch) async throws -> PlaceSearchResult {
-    let loaded = try await loadedIndex()
-    let found = loaded.index.search(PlaceIndex.Query(search))
-    let window = search.window.clamped(to: 0..<found.hits.count)
-    let hits = found.hits[window]
+    let (page, totalCount) = try await find(search)
     var items: [Place] = []
-    if !hits.isEmpty {
+    if !page.isEmpty {
       // The index's build opened the file (and made it, if new) first.
-      let byKey = try pageReader.places(keys: hits.map { loaded.keys[$0.point] })
-      items.reserveCapacity(hits.count)
-      for hit in hits {
+      let byKey = try pageReader.places(keys: page.map(\.key))
+      items.reserveCapacity(page.count)
+      for (key, distance) in page {
         // A row another process removed meanwhile is left out.
-        guard var place = byKey[loaded.keys[hit.point]] else { continue }
-        place.distance = hit.distance
+        guard var place = byKey[key] else { continue }
+        place.distance = distance
         items.append(place)
       }
     }
-    return PlaceSearchResult(items: items, meta: search.meta(totalCount: found.totalCount))
+    return PlaceSearchResult(items: items, meta: search.meta(totalCount: totalCount))
+  }
+
+  /// The same page as `search`, written as its JSON text straight from the
+  /// rows (`PlaceRowJSON`).
+  public func searchJSON(_ search: PlaceSearch) async throws -> [UInt8] {
+    let (page, totalCount) = try await find(search)
+    var output: [UInt8] = []
+    output.reserveCapacity(256 + page.count * 512)
+    output.append(contentsOf: #"{"items":["#.utf8)
+    // A row another process removed meanwhile is left out.
+    try pageReader.writePlaces(page, into: &output)
+    output.append(contentsOf: #"],"meta":"#.utf8)
+    JSONWriter.write(search.meta(totalCount: totalCount).json, into: &output)
+    output.append(UInt8(ascii: "}"))
+    return output
+  }
+
+  /// The row keys and distances of a search's page, and its match count.
+  private func find(_ search: PlaceSearch) async throws -> (
+    page: [(key: Int64, distance: Int?)], totalCount: Int
+  ) {
+    let loaded = try await loadedIndex()
+    let found = loaded.index.search(PlaceIndex.Query(search))
+    let window = search.window.clamped(to: 0..<found.hits.count)
+    return (found.hits[window].map { (loaded.keys[$0.point], $0.distance) }, found.totalCount)
   }
 
   public func get(id: String) async throws -> Place {

@@ -17,6 +17,13 @@ public final class PlacesService: Sendable {
     try await backend.search(search)
   }
 
+  /// The same page as `search`, as the JSON text of its result: the
+  /// embedded store writes it straight from the rows.
+  /// - Throws: as `search`.
+  public func searchJSON(_ search: PlaceSearch) async throws -> [UInt8] {
+    try await backend.searchJSON(search)
+  }
+
   /// The place with `id`.
   /// - Throws: `NotFound`, `UpstreamFailure`, `CancellationError`, `SQLiteError`.
   public func get(id: String) async throws -> Place {
