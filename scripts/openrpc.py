@@ -268,16 +268,38 @@ METHODS = [
     },
     {
         "name": "daemon/status",
-        "summary": "Uptime, request counters, requests in flight, queued output, backends, data dir.",
-        "params": [],
+        "summary": "Uptime, request counters, requests in flight, each method's time inside the daemon, queued output, backends, data dir.",
+        "params": [
+            param("histograms", {"type": "boolean", "default": False}, "add each method's cumulative histogram (buckets), so that two reads give the percentiles of the interval between them"),
+        ],
         "result": {"name": "Status", "schema": {
             "type": "object",
-            "required": ["version", "uptimeSeconds", "requests", "inFlight", "queuedOutputBytes", "backends", "dataDir", "clientId"],
+            "required": ["version", "uptimeSeconds", "requests", "inFlight", "timings", "queuedOutputBytes", "backends", "dataDir", "clientId"],
             "properties": {
                 "version": STRING,
                 "uptimeSeconds": {"type": "number"},
                 "requests": {"type": "object", "required": COUNTERS, "properties": {k: {"type": "integer"} for k in COUNTERS}},
                 "inFlight": {"type": "integer"},
+                "timings": {
+                    "type": "object",
+                    "description": "per method with requests since start: the time from its bytes arriving to its reply handed to the output (a wait for a slot or a lane included), in log-linear buckets 1/32 of a power of two wide; a percentile is its bucket's upper bound, never above maxMs",
+                    "additionalProperties": {
+                        "type": "object",
+                        "required": ["count", "p50Ms", "p90Ms", "p99Ms", "maxMs"],
+                        "properties": {
+                            "count": {"type": "integer"},
+                            "p50Ms": {"type": "number"},
+                            "p90Ms": {"type": "number"},
+                            "p99Ms": {"type": "number"},
+                            "maxMs": {"type": "number"},
+                            "buckets": {
+                                "type": "array",
+                                "description": "with histograms: [upperBoundMs, count] of each bucket that holds requests, ascending; counts only grow",
+                                "items": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+                            },
+                        },
+                    },
+                },
                 "queuedOutputBytes": {"type": "integer"},
                 "backends": {"type": "object", "additionalProperties": {"enum": ["embedded", "remote", "postgres"]}},
                 "dataDir": STRING,

@@ -373,3 +373,39 @@ def test_many_concurrent_requests(daemon):
     for i in ids:
         assert_result(got[repr(i)], i, {"slept": 100})
     assert time.monotonic() - started < 10
+
+
+def test_status_times_each_method_inside_the_daemon(daemon):
+    for i in range(5):
+        daemon.echo_ok()
+    for ms in (40, 80):
+        assert_result(daemon.call("daemon/sleep", {"ms": ms}, id=f"sleep{ms}"), f"sleep{ms}", {"slept": ms})
+    assert_error(daemon.call("no/such-method", {}, id="nope"), -32601, id="nope")
+    assert_error(daemon.call("daemon/sleep", {"ms": -1}, id="bad"), INVALID_PARAMS, id="bad")
+    timings = daemon.result("daemon/status")["timings"]
+    assert "no/such-method" not in timings, "made-up names are not kept"
+    echo, sleep = timings["daemon/echo"], timings["daemon/sleep"]
+    assert echo["count"] >= 5 and sleep["count"] == 3, timings  # the invalid sleep is timed too
+    assert "buckets" not in sleep, "buckets only when asked for"
+    # Percentiles are bucket upper bounds: at most 1/32 above the real time, never above the max.
+    assert 40 <= sleep["p90Ms"] <= sleep["maxMs"] and 80 <= sleep["maxMs"] < 2000, sleep
+    assert sleep["p50Ms"] >= 40 and sleep["p50Ms"] <= sleep["p90Ms"] <= sleep["p99Ms"] <= sleep["maxMs"], sleep
+    assert 0 < echo["p50Ms"] < 40, echo
+
+
+def test_status_histograms_give_the_percentiles_of_an_interval(daemon):
+    def sleep_buckets():
+        timings = daemon.result("daemon/status", {"histograms": True})["timings"]
+        return {upper: count for upper, count in timings.get("daemon/sleep", {}).get("buckets", [])}
+
+    daemon.call("daemon/sleep", {"ms": 150}, id="before")
+    before = sleep_buckets()
+    assert sum(before.values()) == 1 and min(before) >= 150, before
+    for i in range(4):
+        daemon.call("daemon/sleep", {"ms": 20}, id=f"in{i}")
+    after = sleep_buckets()
+    interval = {upper: count - before.get(upper, 0) for upper, count in after.items() if count > before.get(upper, 0)}
+    assert sum(interval.values()) == 4 and all(20 <= upper < 150 for upper in interval), (before, after)
+    assert sorted(after) == list(after), "buckets ascend"
+    resp = daemon.call("daemon/status", {"histograms": "yes"}, id="bad")
+    assert_error(resp, INVALID_PARAMS, id="bad", data={"field": "histograms"})

@@ -26,12 +26,16 @@ final class Connection: @unchecked Sendable {
     let target: ReplyTarget
     /// True when its handler runs as a task and so needs a slot.
     let needsSlot: Bool
+    /// When its bytes arrived (`monotonicNanoseconds`), for `MethodTimings`.
+    let received: UInt64
   }
 
   /// A request whose handler runs as a task.
   private struct Running {
     let id: RequestID
     let target: ReplyTarget
+    let method: String
+    let received: UInt64
     var task: Task<Void, Never>?
     /// False while the request waits for its lane; then a cancellation is answered at once.
     var started = false
@@ -99,6 +103,7 @@ final class Connection: @unchecked Sendable {
 
   /// Handles one framed message body.
   func receive(_ body: UnsafeBufferPointer<UInt8>) {
+    let received = monotonicNanoseconds()
     let json: JSON
     do {
       json = try JSONParser.parse(body, maxDepth: daemon.configuration.maxDepth)
@@ -108,7 +113,7 @@ final class Connection: @unchecked Sendable {
       return
     }
     guard case .array(let elements) = json else {
-      handle(IncomingMessage(json), target: .single)
+      handle(IncomingMessage(json), target: .single, received: received)
       drain(wake: false)
       return
     }
@@ -118,7 +123,7 @@ final class Connection: @unchecked Sendable {
     }
     let batch = BatchReply(count: elements.count, sink: sink)
     for (index, element) in elements.enumerated() {
-      handle(IncomingMessage(element), target: .batch(batch, index: index))
+      handle(IncomingMessage(element), target: .batch(batch, index: index), received: received)
     }
     drain(wake: false)
   }
@@ -129,7 +134,7 @@ final class Connection: @unchecked Sendable {
     send(.error(.parseError(reason)), id: .null, to: .single, wake: false)
   }
 
-  private func handle(_ message: IncomingMessage, target: ReplyTarget) {
+  private func handle(_ message: IncomingMessage, target: ReplyTarget, received: UInt64) {
     switch message {
     case .request(let id, let method, let params):
       daemon.statistics.count(.received)
@@ -140,7 +145,9 @@ final class Connection: @unchecked Sendable {
         }
       lock.withLock {
         state.queue.append(
-          Queued(id: id, method: method, params: params, target: target, needsSlot: needsSlot))
+          Queued(
+            id: id, method: method, params: params, target: target, needsSlot: needsSlot,
+            received: received))
       }
     case .notification(let method, let params):
       skip(target)
@@ -271,24 +278,22 @@ final class Connection: @unchecked Sendable {
         reply = .error(wireError(error, method: method))
       }
       send(reply, id: id, to: target, wake: wake)
+      daemon.timings.record(method, since: request.received)
     case .task(let body):
-      runTask(id: id, method: method, target: target, lane: lane) {
-        .result(try await body(params, context))
-      }
+      runTask(request, lane: lane) { .result(try await body(params, context)) }
     case .encodingTask(let body):
-      runTask(id: id, method: method, target: target, lane: lane) {
-        .encodedResult(try await body(params, context))
-      }
+      runTask(request, lane: lane) { .encodedResult(try await body(params, context)) }
     }
   }
 
   /// Starts a request's handler as a task (behind its lane, if any); its
   /// reply, or the error it threw, is sent when it ends.
   private func runTask(
-    id: RequestID, method: String, target: ReplyTarget,
-    lane: (key: String, turn: LaneTurn)?, _ body: @escaping @Sendable () async throws -> Reply
+    _ request: Queued, lane: (key: String, turn: LaneTurn)?,
+    _ body: @escaping @Sendable () async throws -> Reply
   ) {
-    let sequence = register(id: id, target: target)
+    let method = request.method
+    let sequence = register(request)
     let work: @Sendable () async -> Void = { [self] in
       guard start(sequence) else { return }
       let reply: Reply
@@ -307,10 +312,12 @@ final class Connection: @unchecked Sendable {
 
   // MARK: - Requests in flight
 
-  private func register(id: RequestID, target: ReplyTarget) -> UInt64 {
+  private func register(_ request: Queued) -> UInt64 {
     lock.withLock {
       state.nextSequence += 1
-      state.running[state.nextSequence] = Running(id: id, target: target, task: nil)
+      state.running[state.nextSequence] = Running(
+        id: request.id, target: request.target, method: request.method,
+        received: request.received, task: nil)
       daemon.statistics.inFlight.add(1, ordering: .relaxed)
       return state.nextSequence
     }
@@ -337,6 +344,7 @@ final class Connection: @unchecked Sendable {
     guard let entry else { return }
     daemon.statistics.inFlight.subtract(1, ordering: .relaxed)
     send(reply, id: entry.id, to: entry.target, wake: true)
+    daemon.timings.record(entry.method, since: entry.received)
     let shutdown = lock.withLock { () -> (id: RequestID, target: ReplyTarget)? in
       if state.running.isEmpty, let shutdown = state.pendingShutdown {
         // Still counted as a reply being sent, so nobody sees the connection idle before it.

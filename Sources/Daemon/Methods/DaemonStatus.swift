@@ -1,8 +1,10 @@
 import Protocol
 
-/// `daemon/status`: uptime, request counters, requests in flight, backends, data dir.
+/// `daemon/status {histograms?}`: uptime, request counters, requests in
+/// flight, each method's time inside the daemon, backends, data dir.
 enum DaemonStatus {
-  static let method = Method.inline("daemon/status") { _, context in
+  static let method = Method.inline("daemon/status") { params, context in
+    let histograms = try Params(params).bool("histograms") ?? false
     let daemon = context.daemon
     let uptime = monotonicSeconds() - daemon.startedAt
     return [
@@ -10,6 +12,7 @@ enum DaemonStatus {
       "uptimeSeconds": JSON((uptime * 1000).rounded() / 1000),
       "requests": daemon.statistics.json,
       "inFlight": JSON(daemon.statistics.inFlight.load(ordering: .relaxed)),
+      "timings": daemon.timings.json(buckets: histograms),
       "queuedOutputBytes": JSON(daemon.queuedOutputBytes()),
       "backends": daemon.services.backends,
       "dataDir": JSON(daemon.configuration.dataDirectory),

@@ -7,6 +7,7 @@ final class DaemonContext: Sendable {
   let configuration: Configuration
   let services: ServiceHub
   let statistics = RequestStatistics()
+  let timings = MethodTimings()
   /// When the daemon started (monotonic seconds).
   let startedAt = monotonicSeconds()
   /// Bytes waiting for the client, for `daemon/status`; 0 without an outbox.

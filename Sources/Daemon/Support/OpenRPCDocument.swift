@@ -143,9 +143,19 @@ enum OpenRPCDocument {
     },
     {
       "name": "daemon/status",
-      "summary": "Uptime, request counters, requests in flight, queued output, backends, data dir.",
+      "summary": "Uptime, request counters, requests in flight, each method's time inside the daemon, queued output, backends, data dir.",
       "paramStructure": "by-name",
-      "params": [],
+      "params": [
+        {
+          "name": "histograms",
+          "schema": {
+            "type": "boolean",
+            "default": false
+          },
+          "description": "add each method's cumulative histogram (buckets), so that two reads give the percentiles of the interval between them",
+          "required": false
+        }
+      ],
       "result": {
         "name": "Status",
         "schema": {
@@ -155,6 +165,7 @@ enum OpenRPCDocument {
             "uptimeSeconds",
             "requests",
             "inFlight",
+            "timings",
             "queuedOutputBytes",
             "backends",
             "dataDir",
@@ -196,6 +207,49 @@ enum OpenRPCDocument {
             },
             "inFlight": {
               "type": "integer"
+            },
+            "timings": {
+              "type": "object",
+              "description": "per method with requests since start: the time from its bytes arriving to its reply handed to the output (a wait for a slot or a lane included), in log-linear buckets 1/32 of a power of two wide; a percentile is its bucket's upper bound, never above maxMs",
+              "additionalProperties": {
+                "type": "object",
+                "required": [
+                  "count",
+                  "p50Ms",
+                  "p90Ms",
+                  "p99Ms",
+                  "maxMs"
+                ],
+                "properties": {
+                  "count": {
+                    "type": "integer"
+                  },
+                  "p50Ms": {
+                    "type": "number"
+                  },
+                  "p90Ms": {
+                    "type": "number"
+                  },
+                  "p99Ms": {
+                    "type": "number"
+                  },
+                  "maxMs": {
+                    "type": "number"
+                  },
+                  "buckets": {
+                    "type": "array",
+                    "description": "with histograms: [upperBoundMs, count] of each bucket that holds requests, ascending; counts only grow",
+                    "items": {
+                      "type": "array",
+                      "items": {
+                        "type": "number"
+                      },
+                      "minItems": 2,
+                      "maxItems": 2
+                    }
+                  }
+                }
+              }
             },
             "queuedOutputBytes": {
               "type": "integer"

@@ -21,6 +21,13 @@ func monotonicSeconds() -> Double {
   return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
+/// Monotonic nanoseconds, for timing requests.
+func monotonicNanoseconds() -> UInt64 {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
 /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; false when
 /// the other end is gone or another error stops it.
 func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {

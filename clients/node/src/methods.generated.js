@@ -26,7 +26,7 @@ export class CatalogdMethods {
   }
 
   /**
-   * `daemon/status`: Uptime, request counters, requests in flight, queued output, backends, data dir.
+   * `daemon/status`: Uptime, request counters, requests in flight, each method's time inside the daemon, queued output, backends, data dir.
    * @param {import('./types.generated.js').DaemonStatusParams} [params]
    * @param {import('./index.js').RequestOptions} [options]
    * @returns {Promise<import('./types.generated.js').DaemonStatusResult>}

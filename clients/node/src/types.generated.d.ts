@@ -191,7 +191,13 @@ export interface DaemonSleepResult {
 }
 
 /** Params of `daemon/status`. */
-export type DaemonStatusParams = Record<string, never>;
+export interface DaemonStatusParams {
+  /**
+   * add each method's cumulative histogram (buckets), so that two reads give the percentiles of the interval between them
+   * @default false
+   */
+  histograms?: boolean;
+}
 
 /** Result of `daemon/status`. */
 export interface DaemonStatusResult {
@@ -205,6 +211,16 @@ export interface DaemonStatusResult {
     parseError: number;
   };
   inFlight: number;
+  /** per method with requests since start: the time from its bytes arriving to its reply handed to the output (a wait for a slot or a lane included), in log-linear buckets 1/32 of a power of two wide; a percentile is its bucket's upper bound, never above maxMs */
+  timings: Record<string, {
+    count: number;
+    p50Ms: number;
+    p90Ms: number;
+    p99Ms: number;
+    maxMs: number;
+    /** with histograms: [upperBoundMs, count] of each bucket that holds requests, ascending; counts only grow */
+    buckets?: (number[])[];
+  }>;
   queuedOutputBytes: number;
   backends: Record<string, "embedded" | "remote" | "postgres">;
   dataDir: string;
@@ -665,7 +681,7 @@ export interface CatalogdMethods {
   daemonEcho(params?: DaemonEchoParams, options?: RequestOptions): Promise<DaemonEchoResult>;
   /** `daemon/sleep`: Waits ms milliseconds, honouring $/cancelRequest. A test aid: requests with the same lane run one after another in arrival order. */
   daemonSleep(params: DaemonSleepParams, options?: RequestOptions): Promise<DaemonSleepResult>;
-  /** `daemon/status`: Uptime, request counters, requests in flight, queued output, backends, data dir. */
+  /** `daemon/status`: Uptime, request counters, requests in flight, each method's time inside the daemon, queued output, backends, data dir. */
   daemonStatus(params?: DaemonStatusParams, options?: RequestOptions): Promise<DaemonStatusResult>;
   /** `feeds/close`: Closes a feed; a load still running on it fails with -32001. Feeds close when the session ends. */
   feedsClose(params: FeedsCloseParams, options?: RequestOptions): Promise<FeedsCloseResult>;

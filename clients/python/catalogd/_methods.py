@@ -70,7 +70,7 @@ METHODS: Dict[str, str] = {
 PARAMS: Dict[str, Dict[str, str]] = {
     "daemon/echo": {},
     "daemon/sleep": {"ms": "ms", "lane": "lane"},
-    "daemon/status": {},
+    "daemon/status": {"histograms": "histograms"},
     "feeds/close": {"feedId": "feed_id"},
     "feeds/items": {"feedId": "feed_id", "start": "start", "end": "end"},
     "feeds/loadMore": {"feedId": "feed_id"},
@@ -192,17 +192,28 @@ class ClientMethods:
         result = self.request("daemon/sleep", params, timeout=timeout)
         return SleepResult.from_json(result)
 
-    def daemon_status(self, *, timeout: Optional[float] = None) -> Status:
-        """Uptime, request counters, requests in flight, queued output, backends, data dir.
+    def daemon_status(
+        self,
+        *,
+        histograms: Optional[bool] = None,
+        timeout: Optional[float] = None,
+    ) -> Status:
+        """Uptime, request counters, requests in flight, each method's time inside the daemon, queued
+        output, backends, data dir.
 
         Calls `daemon/status`.
 
         Args:
+            histograms: add each method's cumulative histogram (buckets), so that two reads give the
+                percentiles of the interval between them (default false; None leaves it out)
             timeout: seconds to wait for the reply; None: the client's default.
 
         Returns: Status.
         """
-        result = self.request("daemon/status", None, timeout=timeout)
+        params: Dict[str, Any] = {}
+        if histograms is not None:
+            params["histograms"] = _w.to_json(histograms)
+        result = self.request("daemon/status", params, timeout=timeout)
         return Status.from_json(result)
 
     def feeds_close(self, *, feed_id: str, timeout: Optional[float] = None) -> Dict[str, Any]:
@@ -891,17 +902,28 @@ class AsyncClientMethods:
         result = await self.request("daemon/sleep", params, timeout=timeout)
         return SleepResult.from_json(result)
 
-    async def daemon_status(self, *, timeout: Optional[float] = None) -> Status:
-        """Uptime, request counters, requests in flight, queued output, backends, data dir.
+    async def daemon_status(
+        self,
+        *,
+        histograms: Optional[bool] = None,
+        timeout: Optional[float] = None,
+    ) -> Status:
+        """Uptime, request counters, requests in flight, each method's time inside the daemon, queued
+        output, backends, data dir.
 
         Calls `daemon/status`.
 
         Args:
+            histograms: add each method's cumulative histogram (buckets), so that two reads give the
+                percentiles of the interval between them (default false; None leaves it out)
             timeout: seconds to wait for the reply; None: the client's default.
 
         Returns: Status.
         """
-        result = await self.request("daemon/status", None, timeout=timeout)
+        params: Dict[str, Any] = {}
+        if histograms is not None:
+            params["histograms"] = _w.to_json(histograms)
+        result = await self.request("daemon/status", params, timeout=timeout)
         return Status.from_json(result)
 
     async def feeds_close(self, *, feed_id: str, timeout: Optional[float] = None) -> Dict[str, Any]:

@@ -50,6 +50,7 @@ __all__ = [
     "SleepResult",
     "Status",
     "StatusRequests",
+    "StatusTimingsValue",
     "Supplier",
     "SupplierList",
     "CANCEL_REQUEST",
@@ -1175,6 +1176,11 @@ class Status:
     """(`requests`)"""
     in_flight: int
     """(`inFlight`)"""
+    timings: Dict[str, StatusTimingsValue]
+    """per method with requests since start: the time from its bytes arriving to its reply handed to
+    the output (a wait for a slot or a lane included), in log-linear buckets 1/32 of a power of two
+    wide; a percentile is its bucket's upper bound, never above maxMs (`timings`)
+    """
     queued_output_bytes: int
     """(`queuedOutputBytes`)"""
     backends: Dict[str, Literal["embedded", "remote", "postgres"]]
@@ -1193,6 +1199,7 @@ class Status:
             uptime_seconds=_w.required(obj, "uptimeSeconds", "Status"),
             requests=_w.required(obj, "requests", "Status", StatusRequests.from_json),
             in_flight=_w.required(obj, "inFlight", "Status"),
+            timings=_w.required(obj, "timings", "Status", _w.dict_of(StatusTimingsValue.from_json)),
             queued_output_bytes=_w.required(obj, "queuedOutputBytes", "Status"),
             backends=_w.required(obj, "backends", "Status"),
             data_dir=_w.required(obj, "dataDir", "Status"),
@@ -1206,6 +1213,7 @@ class Status:
         out["uptimeSeconds"] = _w.to_json(self.uptime_seconds)
         out["requests"] = _w.to_json(self.requests)
         out["inFlight"] = _w.to_json(self.in_flight)
+        out["timings"] = _w.to_json(self.timings)
         out["queuedOutputBytes"] = _w.to_json(self.queued_output_bytes)
         out["backends"] = _w.to_json(self.backends)
         out["dataDir"] = _w.to_json(self.data_dir)
@@ -1248,6 +1256,51 @@ class StatusRequests:
         out["failed"] = _w.to_json(self.failed)
         out["cancelled"] = _w.to_json(self.cancelled)
         out["parseError"] = _w.to_json(self.parse_error)
+        return out
+
+
+@dataclass(frozen=True)
+class StatusTimingsValue:
+    """The `StatusTimingsValue` object."""
+
+    count: int
+    """(`count`)"""
+    p50_ms: float
+    """(`p50Ms`)"""
+    p90_ms: float
+    """(`p90Ms`)"""
+    p99_ms: float
+    """(`p99Ms`)"""
+    max_ms: float
+    """(`maxMs`)"""
+    buckets: Optional[List[List[float]]] = None
+    """with histograms: [upperBoundMs, count] of each bucket that holds requests, ascending; counts
+    only grow (`buckets`, optional)
+    """
+
+    @classmethod
+    def from_json(cls, obj: Any) -> StatusTimingsValue:
+        """A `StatusTimingsValue` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "StatusTimingsValue")
+        return cls(
+            count=_w.required(obj, "count", "StatusTimingsValue"),
+            p50_ms=_w.required(obj, "p50Ms", "StatusTimingsValue"),
+            p90_ms=_w.required(obj, "p90Ms", "StatusTimingsValue"),
+            p99_ms=_w.required(obj, "p99Ms", "StatusTimingsValue"),
+            max_ms=_w.required(obj, "maxMs", "StatusTimingsValue"),
+            buckets=_w.optional(obj, "buckets"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["count"] = _w.to_json(self.count)
+        out["p50Ms"] = _w.to_json(self.p50_ms)
+        out["p90Ms"] = _w.to_json(self.p90_ms)
+        out["p99Ms"] = _w.to_json(self.p99_ms)
+        out["maxMs"] = _w.to_json(self.max_ms)
+        if self.buckets is not None:
+            out["buckets"] = _w.to_json(self.buckets)
         return out
 
 
