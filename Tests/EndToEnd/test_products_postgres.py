@@ -46,15 +46,17 @@ def next_notification(d, timeout: float) -> dict:
 @contextlib.contextmanager
 def holding(catalog, sql: str, relation: str, mode: str):
     """Another session runs `sql` in a transaction; the block starts once it
-    holds `mode` on `relation`, and ends after that session did."""
-    holder = subprocess.Popen(["psql", "-X", "-q", "-d", catalog.url, "-c", f"BEGIN; {sql}; COMMIT;"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    holds `mode` on `relation`, and ends after that session did. Yields the
+    session's psql process."""
+    holder = subprocess.Popen(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", catalog.url,
+                               "-c", f"BEGIN; {sql}; COMMIT;"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         wait_for(lambda: catalog.cluster.psql(
             "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
             f"WHERE c.relname = '{relation}' AND l.mode = '{mode}' AND l.granted", catalog.database)[0][0] != "0",
             5, "the lock holder")
-        yield
+        yield holder
     finally:
         holder.wait(10)
 
@@ -227,6 +229,41 @@ def test_a_statement_past_the_timeout_is_retryable_and_the_row_stays_intact(spaw
         assert time.monotonic() - started < 2.5, "the statement timeout did not end the wait"
     assert d.result("products/get", {"id": "1"}) == before
     assert d.result("products/update", {"id": "1", "price": 5})["version"] == before["version"] + 1
+
+
+@pytest.mark.parametrize("catalog_backend", ["postgres"], indirect=True)
+def test_a_deadlock_the_daemon_loses_is_run_again_and_answered_once(spawn, catalog_backend):
+    """PostgreSQL ends one transaction of a deadlock (40P01); when it is the
+    daemon's, the daemon runs it again from its start, and the client gets one
+    success, applied after the other session's change."""
+    def psql(sql):
+        return catalog_backend.cluster.psql(sql, catalog_backend.database)
+
+    # In this test's own database: an update of product 1 also locks product 2.
+    psql("CREATE FUNCTION lock_product_2() RETURNS trigger LANGUAGE plpgsql AS "
+         "$$ BEGIN PERFORM 1 FROM products WHERE id = 2 FOR UPDATE; RETURN NEW; END $$; "
+         "CREATE TRIGGER lock_product_2 BEFORE UPDATE ON products FOR EACH ROW WHEN (NEW.id = 1) "
+         "EXECUTE FUNCTION lock_product_2()")
+    d = spawn("--upstream-timeout-ms", "10000")
+    d.initialize()
+    before = d.result("products/get", {"id": "1"})
+
+    def deadlocks():
+        return int(psql("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")[0][0])
+
+    deadlocks_before = deadlocks()
+    # The other session holds product 2, and a second later asks for product 1,
+    # which the daemon's update holds while it waits for product 2. Only the
+    # daemon's session checks for a deadlock within a second, so it is the one ended.
+    with holding(catalog_backend, "SET LOCAL deadlock_timeout = '30s'; "
+                 "UPDATE products SET price = 777 WHERE id = 2; SELECT pg_sleep(1); "
+                 "UPDATE products SET price = 777 WHERE id = 1", "products", "RowExclusiveLock") as other:
+        updated = d.result("products/update", {"id": "1", "price": 4321}, timeout=20)
+    assert other.returncode == 0, other.stderr.read()
+    wait_for(lambda: deadlocks() == deadlocks_before + 1, 5, "the deadlock in pg_stat_database")
+    assert updated["price"] == 4321 and updated["version"] == before["version"] + 1, updated
+    assert d.result("products/get", {"id": "1"}) == updated
+    assert d.result("products/get", {"id": "2"})["price"] == 777
 
 
 @pytest.mark.parametrize("catalog_backend", ["postgres"], indirect=True)
