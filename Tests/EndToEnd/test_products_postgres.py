@@ -267,6 +267,30 @@ def test_a_deadlock_the_daemon_loses_is_run_again_and_answered_once(spawn, catal
 
 
 @pytest.mark.parametrize("catalog_backend", ["postgres"], indirect=True)
+def test_a_transaction_that_loses_every_retry_is_retryable_and_changes_nothing(spawn, catalog_backend):
+    def psql(sql):
+        return catalog_backend.cluster.psql(sql, catalog_backend.database)
+
+    # In this test's own database: every update of product 3 loses a deadlock,
+    # and a sequence (which no rollback undoes) counts the attempts.
+    psql("CREATE SEQUENCE attempts; "
+         "CREATE FUNCTION always_deadlocked() RETURNS trigger LANGUAGE plpgsql AS "
+         "$$ BEGIN PERFORM nextval('attempts'); "
+         "RAISE EXCEPTION 'deadlock detected (by the test)' USING ERRCODE = '40P01'; END $$; "
+         "CREATE TRIGGER always_deadlocked BEFORE UPDATE ON products FOR EACH ROW WHEN (NEW.id = 3) "
+         "EXECUTE FUNCTION always_deadlocked()")
+    d = spawn()
+    d.initialize()
+    before = d.result("products/get", {"id": "3"})
+    error = assert_error(d.call("products/update", {"id": "3", "price": 5}), UPSTREAM_UNAVAILABLE)
+    assert error["data"]["retryable"] is True, error
+    assert "deadlock" in error["data"]["reason"], error
+    assert psql("SELECT last_value FROM attempts")[0][0] == "6", "one attempt and five retries"
+    assert d.result("products/get", {"id": "3"}) == before
+    assert d.result("products/update", {"id": "4", "price": 5})["price"] == 5, "other rows still update"
+
+
+@pytest.mark.parametrize("catalog_backend", ["postgres"], indirect=True)
 def test_a_search_that_waits_holds_up_neither_a_get_nor_a_page(spawn, catalog_backend):
     """Searches have a connection of their own: while one waits (here on a lock
     another session holds on catalog_changes, which it reads), gets and pages

@@ -37,4 +37,8 @@ public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible 
   /// A transaction that lost a race (serialization failure, deadlock) and
   /// succeeds when run again from its start.
   public var isTransient: Bool { sqlState == "40001" || sqlState == "40P01" }
+
+  /// The same call may succeed if the client sends it again: the database
+  /// was unavailable, or a transaction kept losing races after its retries.
+  public var isRetryable: Bool { isUnavailable || isTransient }
 }

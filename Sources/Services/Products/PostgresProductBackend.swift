@@ -149,11 +149,12 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     }
   }
 
-  /// A database that cannot serve becomes `UpstreamFailure.unavailable`, a
-  /// missing supplier `InvalidArgument`; other errors stay as they are.
+  /// A database that cannot serve, or a transaction that lost every retry of
+  /// a race, becomes `UpstreamFailure.unavailable` (retryable), a missing
+  /// supplier `InvalidArgument`; other errors stay as they are.
   private static func serviceError(_ error: any Error, supplier: Int64?) -> any Error {
     guard let error = error as? PostgresError else { return error }
-    if error.isUnavailable {
+    if error.isRetryable {
       return UpstreamFailure.unavailable(service: "products", reason: "database: \(error.message)")
     }
     if error.sqlState == "23503" {
