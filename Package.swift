@@ -30,7 +30,8 @@ let package = Package(
     .executableTarget(name: "Daemon", dependencies: ["Protocol", "Services"]),
     // The places figures compare the daemon with SQLite's R*Tree and a scan in-process.
     .executableTarget(
-      name: "LoadGenerator", dependencies: ["Services", "CSQLite"], path: "Benchmarks/LoadGenerator"
+      name: "LoadGenerator", dependencies: ["Protocol", "Services", "CSQLite"],
+      path: "Benchmarks/LoadGenerator"
     ),
     .testTarget(name: "ProtocolTests", dependencies: ["Protocol"], exclude: ["JSONTestSuite"]),
     .testTarget(name: "ServicesTests", dependencies: ["Services", "CLibPQ"]),

@@ -5,6 +5,8 @@ import Glibc
 final class LineClient {
   let process: DaemonProcess
   private var buffer: [UInt8] = []
+  /// Reused by every read, so that no round trip pays for a fresh 64 KB.
+  private var chunk = [UInt8](repeating: 0, count: 1 << 16)
   private var nextID = 1
   /// Notifications skipped by `call` so far.
   private(set) var notificationsSkipped = 0
@@ -58,8 +60,7 @@ final class LineClient {
         buffer.removeSubrange(...newline)
         return line
       }
-      var chunk = [UInt8](repeating: 0, count: 1 << 16)
-      let count = read(process.output, &chunk, chunk.count)
+      let count = chunk.withUnsafeMutableBytes { read(process.output, $0.baseAddress, $0.count) }
       guard count > 0 else { throw BenchError.daemonClosedOutput(answered: 0, expected: 1) }
       buffer.append(contentsOf: chunk[0..<count])
     }
