@@ -239,9 +239,10 @@ def test_a_deadlock_the_daemon_loses_is_run_again_and_answered_once(spawn, catal
     def psql(sql):
         return catalog_backend.cluster.psql(sql, catalog_backend.database)
 
-    # In this test's own database: an update of product 1 also locks product 2.
+    # In this test's own database: an update of product 1 also locks product 2,
+    # two seconds after it locked product 1.
     psql("CREATE FUNCTION lock_product_2() RETURNS trigger LANGUAGE plpgsql AS "
-         "$$ BEGIN PERFORM 1 FROM products WHERE id = 2 FOR UPDATE; RETURN NEW; END $$; "
+         "$$ BEGIN PERFORM pg_sleep(2); PERFORM 1 FROM products WHERE id = 2 FOR UPDATE; RETURN NEW; END $$; "
          "CREATE TRIGGER lock_product_2 BEFORE UPDATE ON products FOR EACH ROW WHEN (NEW.id = 1) "
          "EXECUTE FUNCTION lock_product_2()")
     d = spawn("--upstream-timeout-ms", "10000")
@@ -252,13 +253,15 @@ def test_a_deadlock_the_daemon_loses_is_run_again_and_answered_once(spawn, catal
         return int(psql("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()")[0][0])
 
     deadlocks_before = deadlocks()
-    # The other session holds product 2, and a second later asks for product 1,
-    # which the daemon's update holds while it waits for product 2. Only the
-    # daemon's session checks for a deadlock within a second, so it is the one ended.
+    # The other session holds product 2 and, a second later, waits for product 1,
+    # which the daemon's update holds; a second after that the update waits for
+    # product 2 and closes the cycle. PostgreSQL checks a waiting session once,
+    # deadlock_timeout after it began to wait: the daemon's at 1 s finds the
+    # cycle, the other's (30 s) never comes, so the daemon's transaction is ended.
     with holding(catalog_backend, "SET LOCAL deadlock_timeout = '30s'; "
                  "UPDATE products SET price = 777 WHERE id = 2; SELECT pg_sleep(1); "
                  "UPDATE products SET price = 777 WHERE id = 1", "products", "RowExclusiveLock") as other:
-        updated = d.result("products/update", {"id": "1", "price": 4321}, timeout=20)
+        updated = d.result("products/update", {"id": "1", "price": 4321}, timeout=30)
     assert other.returncode == 0, other.stderr.read()
     wait_for(lambda: deadlocks() == deadlocks_before + 1, 5, "the deadlock in pg_stat_database")
     assert updated["price"] == 4321 and updated["version"] == before["version"] + 1, updated
