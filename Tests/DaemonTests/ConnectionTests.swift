@@ -238,4 +238,39 @@ final class ConnectionTests: XCTestCase {
     send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#)
     XCTAssertTrue(connection.waitUntilIdle(timeout: 2))
   }
+
+  /// A method that `startsOnReader` runs on the thread that received it when
+  /// it came alone to an idle session, and on the pool otherwise.
+  func testAHandlerStartsOnTheReaderOnlyForALoneRequestToAnIdleSession() {
+    final class Threads: Sendable {
+      let seen = Mutex<[Int: pthread_t]>([:])
+    }
+    let threads = Threads()
+    let whereRun = Method.encodingTask("test/where", startsOnReader: true) { params, context in
+      let id = context.id.description
+      threads.seen.withLock { $0[Int(id) ?? -1] = pthread_self() }
+      return EncodedJSON(.null)
+    }
+    connection = Connection(
+      sink: sink, daemon: connection.daemon, methods: MethodRegistry.all + [whereRun],
+      onExit: { _ in })
+    initialize()
+    let reader = pthread_self()
+    func receive(_ id: Int, moreInput: Bool) {
+      Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"test/where"}"#.utf8).withUnsafeBufferPointer {
+        connection.receive($0, moreInput: moreInput)
+      }
+    }
+    receive(1, moreInput: false)
+    let answered = sink.waitUntil(timeout: 0) { _ in true }
+    XCTAssertFalse(replies(answered, id: 1).isEmpty, "answered before receive returned")
+    receive(2, moreInput: true)
+    request(3, "daemon/sleep", #"{"ms":500}"#)
+    receive(4, moreInput: false)
+    _ = wait(forReplies: [1, 2, 3, 4])
+    let seen = threads.seen.withLock { $0 }
+    XCTAssertEqual(seen[1].map { pthread_equal($0, reader) }, 1, "alone, idle: on the reader")
+    XCTAssertEqual(seen[2].map { pthread_equal($0, reader) }, 0, "more input behind it: pool")
+    XCTAssertEqual(seen[4].map { pthread_equal($0, reader) }, 0, "another one running: pool")
+  }
 }

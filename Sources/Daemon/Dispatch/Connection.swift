@@ -28,6 +28,8 @@ final class Connection: @unchecked Sendable {
     let needsSlot: Bool
     /// When its bytes arrived (`monotonicNanoseconds`), for `MethodTimings`.
     let received: UInt64
+    /// A lone request: no more input was waiting behind it.
+    let isLone: Bool
   }
 
   /// A request whose handler runs as a task.
@@ -101,8 +103,9 @@ final class Connection: @unchecked Sendable {
 
   // MARK: - Incoming
 
-  /// Handles one framed message body.
-  func receive(_ body: UnsafeBufferPointer<UInt8>) {
+  /// Handles one framed message body; `moreInput` when more bytes already
+  /// wait behind it (a pipelined client).
+  func receive(_ body: UnsafeBufferPointer<UInt8>, moreInput: Bool = false) {
     let received = monotonicNanoseconds()
     let json: JSON
     do {
@@ -113,7 +116,7 @@ final class Connection: @unchecked Sendable {
       return
     }
     guard case .array(let elements) = json else {
-      handle(IncomingMessage(json), target: .single, received: received)
+      handle(IncomingMessage(json), target: .single, received: received, isLone: !moreInput)
       drain(wake: false)
       return
     }
@@ -123,7 +126,9 @@ final class Connection: @unchecked Sendable {
     }
     let batch = BatchReply(count: elements.count, sink: sink)
     for (index, element) in elements.enumerated() {
-      handle(IncomingMessage(element), target: .batch(batch, index: index), received: received)
+      handle(
+        IncomingMessage(element), target: .batch(batch, index: index), received: received,
+        isLone: false)
     }
     drain(wake: false)
   }
@@ -134,7 +139,9 @@ final class Connection: @unchecked Sendable {
     send(.error(.parseError(reason)), id: .null, to: .single, wake: false)
   }
 
-  private func handle(_ message: IncomingMessage, target: ReplyTarget, received: UInt64) {
+  private func handle(
+    _ message: IncomingMessage, target: ReplyTarget, received: UInt64, isLone: Bool
+  ) {
     switch message {
     case .request(let id, let method, let params):
       daemon.statistics.count(.received)
@@ -147,7 +154,7 @@ final class Connection: @unchecked Sendable {
         state.queue.append(
           Queued(
             id: id, method: method, params: params, target: target, needsSlot: needsSlot,
-            received: received))
+            received: received, isLone: isLone))
       }
     case .notification(let method, let params):
       skip(target)
@@ -280,20 +287,31 @@ final class Connection: @unchecked Sendable {
       send(reply, id: id, to: target, wake: wake)
       daemon.timings.record(method, since: request.received)
     case .task(let body):
-      runTask(request, lane: lane) { .result(try await body(params, context)) }
+      runTask(request, lane: lane, startsOnReader: handler.startsOnReader) {
+        .result(try await body(params, context))
+      }
     case .encodingTask(let body):
-      runTask(request, lane: lane) { .encodedResult(try await body(params, context)) }
+      runTask(request, lane: lane, startsOnReader: handler.startsOnReader) {
+        .encodedResult(try await body(params, context))
+      }
     }
   }
 
   /// Starts a request's handler as a task (behind its lane, if any); its
   /// reply, or the error it threw, is sent when it ends.
+  ///
+  /// A task normally starts on a thread of Swift's pool, and waking one costs
+  /// 10–60 µs on a VM, as much as a warm `places/search` takes. So a method
+  /// that `startsOnReader` runs its handler right here, on the reader, until
+  /// it first suspends, when that costs nothing else: the request came alone
+  /// (a pipelined burst is spread over the pool instead, so its requests
+  /// run in parallel) and no other handler is running.
   private func runTask(
-    _ request: Queued, lane: (key: String, turn: LaneTurn)?,
+    _ request: Queued, lane: (key: String, turn: LaneTurn)?, startsOnReader: Bool,
     _ body: @escaping @Sendable () async throws -> Reply
   ) {
     let method = request.method
-    let sequence = register(request)
+    let (sequence, isAlone) = register(request)
     let work: @Sendable () async -> Void = { [self] in
       guard start(sequence) else { return }
       let reply: Reply
@@ -304,22 +322,28 @@ final class Connection: @unchecked Sendable {
       }
       finish(sequence, reply)
     }
-    let task =
-      lane.map { lanes.enqueue($0.key, turn: $0.turn, work) }
-      ?? Task(operation: work)
+    let task: Task<Void, Never>
+    if let lane {
+      task = lanes.enqueue(lane.key, turn: lane.turn, work)
+    } else if startsOnReader && request.isLone && isAlone {
+      task = Task.immediate(operation: work)
+    } else {
+      task = Task(operation: work)
+    }
     lock.withLock { state.running[sequence]?.task = task }
   }
 
   // MARK: - Requests in flight
 
-  private func register(_ request: Queued) -> UInt64 {
+  /// Adds the request to those running; also tells whether it is the only one.
+  private func register(_ request: Queued) -> (sequence: UInt64, isAlone: Bool) {
     lock.withLock {
       state.nextSequence += 1
       state.running[state.nextSequence] = Running(
         id: request.id, target: request.target, method: request.method,
         received: request.received, task: nil)
       daemon.statistics.inFlight.add(1, ordering: .relaxed)
-      return state.nextSequence
+      return (state.nextSequence, state.running.count == 1)
     }
   }
 

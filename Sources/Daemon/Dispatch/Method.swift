@@ -21,6 +21,11 @@ struct Method: Sendable {
   /// arrival order: mutations of one resource, operations on one feed. Keys
   /// name the resource (`product:7`), so different methods on one resource share a lane.
   let lane: (@Sendable (JSON?) -> String?)?
+  /// The handler may start on the reader thread, and run there until it
+  /// first suspends, when the session has nothing else to do (see
+  /// `Connection.runTask`): for handlers that, once warm, compute their
+  /// reply in less time than waking a pool thread takes.
+  var startsOnReader = false
 
   static func inline(
     _ name: String, _ body: @escaping @Sendable (JSON?, RequestContext) throws -> JSON
@@ -36,9 +41,9 @@ struct Method: Sendable {
   }
 
   static func encodingTask(
-    _ name: String, lane: (@Sendable (JSON?) -> String?)? = nil,
+    _ name: String, lane: (@Sendable (JSON?) -> String?)? = nil, startsOnReader: Bool = false,
     _ body: @escaping @Sendable (JSON?, RequestContext) async throws -> EncodedJSON
   ) -> Method {
-    Method(name: name, body: .encodingTask(body), lane: lane)
+    Method(name: name, body: .encodingTask(body), lane: lane, startsOnReader: startsOnReader)
   }
 }

@@ -45,7 +45,7 @@ struct StdinReader {
           decoder.buffer.withUnsafeBufferPointer { bytes in
             let body = UnsafeBufferPointer(rebasing: bytes[range])
             tracer?.record(.incoming, body)
-            connection.receive(body)
+            connection.receive(body, moreInput: decoder.pendingByteCount > 0)
           }
         case .error(let reason):
           tracer?.record(.incoming, note: "framing error: \(reason)")
