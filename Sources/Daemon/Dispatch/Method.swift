@@ -24,7 +24,9 @@ struct Method: Sendable {
   /// The handler may start on the reader thread, and run there until it
   /// first suspends, when the session has nothing else to do (see
   /// `Connection.runTask`): for handlers that, once warm, compute their
-  /// reply in less time than waking a pool thread takes.
+  /// reply in less time than waking a pool thread takes, or that hand their
+  /// work at once to a thread of its own (a database connection's), which
+  /// then saves one of two wake-ups. Never for one that may block first.
   var startsOnReader = false
 
   static func inline(
@@ -34,10 +36,10 @@ struct Method: Sendable {
   }
 
   static func task(
-    _ name: String, lane: (@Sendable (JSON?) -> String?)? = nil,
+    _ name: String, lane: (@Sendable (JSON?) -> String?)? = nil, startsOnReader: Bool = false,
     _ body: @escaping @Sendable (JSON?, RequestContext) async throws -> JSON
   ) -> Method {
-    Method(name: name, body: .task(body), lane: lane)
+    Method(name: name, body: .task(body), lane: lane, startsOnReader: startsOnReader)
   }
 
   static func encodingTask(

@@ -3,7 +3,7 @@ import Services
 
 /// `products/list {cursor?, limit?, query?, supplierId?, sort?}` → `{items, nextCursor, totalCount}`.
 enum ProductsList {
-  static let method = Method.task("products/list") { params, context in
+  static let method = Method.task("products/list", startsOnReader: true) { params, context in
     let query = try listQuery(try Params(params))
     return try await context.daemon.services.products.list(query).json
   }
