@@ -302,10 +302,11 @@ final class Connection: @unchecked Sendable {
   ///
   /// A task normally starts on a thread of Swift's pool, and waking one costs
   /// 10–60 µs on a VM, as much as a warm `places/search` takes. So a method
-  /// that `startsOnReader` runs its handler right here, on the reader, until
-  /// it first suspends, when that costs nothing else: the request came alone
-  /// (a pipelined burst is spread over the pool instead, so its requests
-  /// run in parallel) and no other handler is running.
+  /// that `startsOnReader` runs its handler right here (on the reader, or on
+  /// the pool thread that just freed a slot) until it first suspends, when
+  /// that costs nothing else: the request came alone (a pipelined burst is
+  /// spread over the pool instead, so its requests run in parallel) and no
+  /// other handler is running.
   private func runTask(
     _ request: Queued, lane: (key: String, turn: LaneTurn)?, startsOnReader: Bool,
     _ body: @escaping @Sendable () async throws -> Reply
