@@ -1,4 +1,5 @@
 import Glibc
+import Services
 
 /// The bench's own ceiling, measured with no daemon, to show that it is not what limits the
 /// throughput figure: the requests written into a pipe that a thread drains, and canned replies

@@ -1,4 +1,5 @@
 import Glibc
+import Services
 
 /// Issue 7's shared-catalog write figure: eight daemons on one PostgreSQL database, each sent
 /// its share of `products/create` requests pipelined, all at once. The figure is the total

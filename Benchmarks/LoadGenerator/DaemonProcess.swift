@@ -1,4 +1,5 @@
 import Glibc
+import Services
 
 /// A child process with pipes on its stdin and stdout. Its stderr is the bench's, so whatever
 /// the daemon logs at `--log-level error` shows up beside the figures.

@@ -1,4 +1,5 @@
 import Glibc
+import Services
 
 /// One catalogd under test: spawned on a fresh data dir, initialized, and at the end shut down
 /// the way a language client does it, which is checked down to exit status 0.

@@ -1,4 +1,5 @@
 import Glibc
+import Services
 
 /// The feeds and photos figures of issue 4, through the daemon: the folder
 /// index built from nothing with the OS caches dropped (and warm), the same

@@ -1,3 +1,5 @@
+import Services
+
 /// Sequential latency: write one request, read its reply, repeat. Each round trip is timed
 /// alone, after a warm-up that lets the daemon's caches, allocator and scheduler settle.
 struct PingPong {

@@ -104,7 +104,7 @@ struct PlacesBenchmark {
       if let timingsBefore {
         report.add(
           try inDaemonFigure(
-            key, name, since: timingsBefore, now: DaemonTimings("places/search", through: client)))
+            radius, since: timingsBefore, now: DaemonTimings("places/search", through: client)))
       }
 
       report.add(
@@ -207,17 +207,16 @@ struct PlacesBenchmark {
   /// from the request's bytes read to the reply written, without the pipes
   /// and the wake-ups of the two processes.
   private func inDaemonFigure(
-    _ key: String, _ name: String, since before: DaemonTimings, now after: DaemonTimings
+    _ radius: Int, since before: DaemonTimings, now after: DaemonTimings
   ) throws -> Figure {
     let (p50, count) = after.percentile(50, since: before)
     guard count == Self.daemonSamples else {
       throw BenchError.harness("the daemon timed \(count) searches, not \(Self.daemonSamples)")
     }
     var figure = Figure(
-      key: "searchInDaemon\(key)P50", label: "  in-daemon \(name) p50", unit: "ms",
-      decimals: 3,
-      target: name == "\(Target.searchRadius / 1_000) km" ? .atMost(Target.searchMilliseconds) : nil
-    )
+      key: "searchInDaemon\(radius / 1_000)kmP50", label: "  in-daemon \(radius / 1_000) km p50",
+      unit: "ms", decimals: 3,
+      target: radius == Target.searchRadius ? .atMost(Target.searchMilliseconds) : nil)
     figure.value = p50
     let p99 = after.percentile(99, since: before).milliseconds
     figure.detail = "p99 \(formatted(p99, decimals: 3, grouped: false)) ms (daemon/status)"

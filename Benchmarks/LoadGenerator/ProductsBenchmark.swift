@@ -1,4 +1,5 @@
 import Glibc
+import Services
 
 /// The products figures of issue 3, through the daemon on a catalog of N
 /// products: list p50 for the first page and for a page 900,000 rows deep,

@@ -1,3 +1,5 @@
+import Services
+
 /// Pipelined throughput: one thread writes every request in one large write while this one
 /// tallies the replies as they come.
 struct Throughput {

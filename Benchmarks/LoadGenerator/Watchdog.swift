@@ -1,4 +1,5 @@
 import Glibc
+import Services
 import Synchronization
 
 /// Kills a daemon that has not finished in time, so that a hung daemon ends the bench's

@@ -1,4 +1,5 @@
 import Protocol
+import Services
 
 /// One client's session: it classifies each incoming message, enforces the
 /// lifecycle, runs handlers, and guarantees every request exactly one reply —
@@ -28,8 +29,8 @@ final class Connection: @unchecked Sendable {
     let needsSlot: Bool
     /// When its bytes arrived (`monotonicNanoseconds`), for `MethodTimings`.
     let received: UInt64
-    /// A lone request: no more input was waiting behind it.
-    let isLone: Bool
+    /// No more input was waiting behind it when it was read (not a pipelined burst).
+    let nothingBehind: Bool
   }
 
   /// A request whose handler runs as a task.
@@ -116,7 +117,7 @@ final class Connection: @unchecked Sendable {
       return
     }
     guard case .array(let elements) = json else {
-      handle(IncomingMessage(json), target: .single, received: received, isLone: !moreInput)
+      handle(IncomingMessage(json), target: .single, received: received, nothingBehind: !moreInput)
       drain(wake: false)
       return
     }
@@ -128,7 +129,7 @@ final class Connection: @unchecked Sendable {
     for (index, element) in elements.enumerated() {
       handle(
         IncomingMessage(element), target: .batch(batch, index: index), received: received,
-        isLone: false)
+        nothingBehind: false)
     }
     drain(wake: false)
   }
@@ -140,7 +141,7 @@ final class Connection: @unchecked Sendable {
   }
 
   private func handle(
-    _ message: IncomingMessage, target: ReplyTarget, received: UInt64, isLone: Bool
+    _ message: IncomingMessage, target: ReplyTarget, received: UInt64, nothingBehind: Bool
   ) {
     switch message {
     case .request(let id, let method, let params):
@@ -154,7 +155,7 @@ final class Connection: @unchecked Sendable {
         state.queue.append(
           Queued(
             id: id, method: method, params: params, target: target, needsSlot: needsSlot,
-            received: received, isLone: isLone))
+            received: received, nothingBehind: nothingBehind))
       }
     case .notification(let method, let params):
       skip(target)
@@ -312,7 +313,7 @@ final class Connection: @unchecked Sendable {
     _ body: @escaping @Sendable () async throws -> Reply
   ) {
     let method = request.method
-    let (sequence, isAlone) = register(request)
+    let (sequence, runsAlone) = register(request)
     let work: @Sendable () async -> Void = { [self] in
       guard start(sequence) else { return }
       let reply: Reply
@@ -326,7 +327,7 @@ final class Connection: @unchecked Sendable {
     let task: Task<Void, Never>
     if let lane {
       task = lanes.enqueue(lane.key, turn: lane.turn, work)
-    } else if startsOnReader && request.isLone && isAlone {
+    } else if startsOnReader && request.nothingBehind && runsAlone {
       task = Task.immediate(operation: work)
     } else {
       task = Task(operation: work)
@@ -337,7 +338,7 @@ final class Connection: @unchecked Sendable {
   // MARK: - Requests in flight
 
   /// Adds the request to those running; also tells whether it is the only one.
-  private func register(_ request: Queued) -> (sequence: UInt64, isAlone: Bool) {
+  private func register(_ request: Queued) -> (sequence: UInt64, runsAlone: Bool) {
     lock.withLock {
       state.nextSequence += 1
       state.running[state.nextSequence] = Running(

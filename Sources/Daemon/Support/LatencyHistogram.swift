@@ -7,8 +7,8 @@
 /// buckets twice gets the percentiles of the interval from their difference.
 struct LatencyHistogram: Sendable {
   /// Buckets per power of two; below it every nanosecond has its own.
-  static let subBuckets: UInt64 = 32
-  private static let subBucketBits = 5
+  static let subBucketBits = 5
+  static let subBuckets = 1 << subBucketBits
 
   private(set) var counts: [UInt64] = []
   private(set) var count: UInt64 = 0
@@ -24,22 +24,20 @@ struct LatencyHistogram: Sendable {
     max = Swift.max(max, value)
   }
 
-  /// The bucket holding `value`.
+  /// The bucket holding `value`: the values below `subBuckets` one each,
+  /// then `subBuckets` for each power of two, by the bits after the leading one.
   static func bucket(of value: UInt64) -> Int {
     guard value >= subBuckets else { return Int(value) }
-    let exponent = UInt64.bitWidth - 1 - value.leadingZeroBitCount
-    let shift = exponent - subBucketBits
-    let mantissa = Int(value >> UInt64(shift)) - Int(subBuckets)
-    return Int(subBuckets) + shift * Int(subBuckets) + mantissa
+    let shift = UInt64.bitWidth - 1 - value.leadingZeroBitCount - subBucketBits
+    return subBuckets * (shift + 1) + Int(value >> shift) - subBuckets
   }
 
   /// The largest value bucket `index` holds.
   static func upperBound(of index: Int) -> UInt64 {
-    guard index >= Int(subBuckets) else { return UInt64(index) }
-    let shift = (index - Int(subBuckets)) / Int(subBuckets)
-    let mantissa = UInt64((index - Int(subBuckets)) % Int(subBuckets))
+    guard index >= subBuckets else { return UInt64(index) }
+    let (shift, mantissa) = (index - subBuckets).quotientAndRemainder(dividingBy: subBuckets)
     // The last bucket ends at 2^64 - 1: the shift wraps to 0 and the subtraction back.
-    return ((subBuckets + mantissa + 1) &<< UInt64(shift)) &- 1
+    return (UInt64(subBuckets + mantissa + 1) &<< UInt64(shift)) &- 1
   }
 
   /// The nearest-rank `percent` percentile, as the upper bound of its bucket

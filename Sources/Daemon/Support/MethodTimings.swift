@@ -1,4 +1,5 @@
 import Protocol
+import Services
 import Synchronization
 
 /// How long each method's requests take inside the daemon, for

@@ -16,16 +16,7 @@ func startThread(stackSize: Int = 8 << 20, _ body: @escaping @Sendable () -> Voi
 
 /// Monotonic seconds, for durations.
 func monotonicSeconds() -> Double {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
-/// Monotonic nanoseconds, for timing requests.
-func monotonicNanoseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+  Double(monotonicNanoseconds()) / 1e9
 }
 
 /// Writes all of `bytes` to `fd`, retrying short writes and EINTR; false when
