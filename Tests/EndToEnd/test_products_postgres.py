@@ -157,7 +157,7 @@ def test_daemons_on_an_empty_database_migrate_and_seed_it_once(spawn, postgres_c
         assert assert_result(resp, id)["totalCount"] == DEMO_PRODUCTS
     assert len(daemons[0].result("suppliers/list")["items"]) == 10
     versions = postgres_cluster.psql("SELECT version FROM catalogd_migrations ORDER BY version", url.rsplit("/", 1)[1])
-    assert versions == [["1"], ["2"], ["3"], ["4"]]
+    assert versions == [["1"], ["2"], ["3"], ["4"], ["5"]]
 
 
 def test_unreachable_database_is_retryable_and_other_services_keep_serving(spawn):
@@ -312,6 +312,115 @@ def test_a_search_that_waits_holds_up_neither_a_get_nor_a_page(spawn, catalog_ba
         resp, _ = d.read_until_response(search, timeout=10)
         assert assert_result(resp, search)["totalCount"] > 0
         assert time.monotonic() - started > 1.0, "the search did not wait for the lock"
+
+
+@pytest.mark.timeout_s(120)
+@pytest.mark.parametrize("catalog_backend", ["postgres"], indirect=True)
+def test_a_search_count_stays_exact_through_every_kind_of_change(spawn, catalog_backend, tmp_path):
+    """A search's count, once counted, is brought up to date from the change
+    log (the rows its snapshot did not see) instead of counted again. Checked
+    against the database's own count after changes by this daemon, another
+    daemon and psql: creates, renames in and out, supplier moves, deletes, a
+    transaction running while the count was taken, a rollback, a bulk seed
+    and a TRUNCATE (neither logged: counted again)."""
+    def psql(sql):
+        return catalog_backend.cluster.psql(sql, catalog_backend.database)
+
+    a, b = spawn(), spawn()
+    for d in (a, b):
+        d.initialize()
+    s1, s2 = (s["id"] for s in a.result("suppliers/list", {})["items"][:2])
+    query = "셈하는 물건"
+
+    def truth(supplier=None):
+        where = f" AND supplier_id = {int(supplier)}" if supplier else ""
+        return int(psql(f"SELECT count(*) FROM products WHERE search_text LIKE '%{query}%'{where}")[0][0])
+
+    def counted(supplier=None):
+        params = {"query": query, "limit": 1} | ({"supplierId": supplier} if supplier else {})
+        return a.result("products/list", params)["totalCount"]
+
+    def check(what):
+        for supplier in (None, s1, s2):
+            assert counted(supplier) == truth(supplier), f"after {what}, supplier {supplier}"
+
+    check("nothing")
+    made = [b.result("products/create", {"nameKo": f"{query} {k}", "price": k, "supplierId": s1})["id"]
+            for k in range(3)]
+    a.result("products/create", {"nameKo": "다른 물건", "price": 1})
+    check("creates by both daemons")
+    b.result("products/update", {"id": made[0], "nameKo": "이름이 바뀐 것"})
+    check("a rename out of the search")
+    b.result("products/update", {"id": "1", "nameKo": f"{query} 새 이름"})
+    check("a rename into the search")
+    b.result("products/update", {"id": made[1], "supplierId": s2})
+    check("a move to another supplier")
+    b.result("products/update", {"id": made[2], "price": 999})
+    check("a price change")
+    a.result("products/delete", {"id": made[2]})
+    check("a delete")
+    # A transaction that has inserted when the count is taken and commits after.
+    with holding(catalog_backend, f"INSERT INTO products (name_ko, price, created_at, updated_at, search_text) "
+                 f"VALUES ('{query} psql', 1, 0, 0, '{query} psql'); SELECT pg_sleep(1.5)",
+                 "products", "RowExclusiveLock"):
+        check("an insert not yet committed")
+    check("the commit of a transaction running at the count")
+    psql(f"BEGIN; INSERT INTO products (name_ko, price, created_at, updated_at, search_text) "
+         f"VALUES ('{query}', 1, 0, 0, '{query}'); ROLLBACK")
+    check("a rollback")
+    assert int(psql("SELECT count(*) FROM catalog_change_log")[0][0]) > 0
+
+    # The count comes from the log: a row inserted with triggers off (so not
+    # logged) is not seen after another change; a recount would see it.
+    hidden = int(psql("SET session_replication_role = replica; "
+                      "INSERT INTO products (name_ko, price, created_at, updated_at, search_text) "
+                      f"VALUES ('{query} 몰래', 1, 0, 0, '{query} 몰래') RETURNING id")[0][0])
+    b.result("products/create", {"nameKo": "또 다른 물건", "price": 1})
+    assert counted() == truth() - 1
+
+    # A bulk seed is not logged: counts are counted again, so the hidden row counts.
+    seeded = run_catalogd(["seed", "products", "40", "--database-url", catalog_backend.url,
+                           "--data-dir", str(tmp_path / "seed")], env={"HOME": str(tmp_path)}, cwd=tmp_path, timeout=60)
+    assert seeded.returncode == 0, seeded.stderr
+    check("a bulk seed")
+    b.result("products/delete", {"id": str(hidden)})
+    check("the delete of a row that was never logged as created")
+    psql("TRUNCATE products")
+    check("a TRUNCATE")
+    assert counted() == 0
+
+
+@pytest.mark.parametrize("catalog_backend", ["postgres"], indirect=True)
+def test_the_change_log_is_pruned_but_never_of_a_running_transaction(spawn, catalog_backend):
+    """catalog_log_prune(keep, most) removes the log rows that every snapshot
+    taken `keep` ago saw, at most `most`; a daemon prunes after its first
+    write (leaving its first mark) and every 30 s of writes after."""
+    def psql(sql):
+        return catalog_backend.cluster.psql(sql, catalog_backend.database)
+
+    def log_rows():
+        return int(psql("SELECT count(*) FROM catalog_change_log")[0][0])
+
+    d = spawn()
+    d.initialize()
+    for k in range(5):
+        d.result("products/create", {"nameKo": f"가지치기 {k}", "price": k})
+    wait_for(lambda: psql("SELECT count(*) FROM catalog_log_marks")[0][0] != "0", 5, "the daemon's first prune")
+    assert log_rows() >= 5
+    # Marks younger than `keep` remove nothing.
+    assert psql("SELECT catalog_log_prune('1 hour', 1000)")[0][0] == "0"
+    assert log_rows() >= 5
+    # A transaction that logged a row and has not committed keeps it (and every later row).
+    with holding(catalog_backend, "UPDATE products SET name_ko = 'x', search_text = 'x' WHERE id = 1; "
+                 "SELECT pg_sleep(1.5)", "products", "RowExclusiveLock"):
+        d.result("products/create", {"nameKo": "가지치기 뒤", "price": 1})
+        before = log_rows()
+        assert psql("SELECT catalog_log_prune('0 seconds', 2)")[0][0] == "2", "at most `most` rows"
+        removed = int(psql("SELECT catalog_log_prune('0 seconds', 100000)")[0][0])
+        assert removed == before - 2 - 1, "all but the create after the running transaction began"
+    assert log_rows() == 1 + 2, "the create and the running transaction's two rows"
+    psql("SELECT catalog_log_prune('0 seconds', 100000)")
+    assert log_rows() == 0
 
 
 def test_a_database_url_must_be_postgres(spawn, tmp_path):

@@ -22,6 +22,10 @@
 ///   cached match count still holds (see `version3`).
 /// - Since version 4 the counts and notifications are the work of
 ///   statement-level triggers (see `version4`).
+/// - `catalog_change_log` (version 5) holds, for each changed row, what it
+///   was and what it became, with the writing transaction's id, so that a
+///   cached match count is brought up to date from the rows its snapshot did
+///   not see instead of counted again (see `version5`).
 enum PostgresCatalogSchema {
   static let channel = "catalogd_products"
 
@@ -203,5 +207,100 @@ enum PostgresCatalogSchema {
     CREATE TRIGGER products_updated AFTER UPDATE ON products
       REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
       FOR EACH STATEMENT EXECUTE FUNCTION products_updated();
+    """
+  /// A search's match count, once counted, is kept with the snapshot it was
+  /// counted in (`pg_current_snapshot()`). After a change the count is that
+  /// count plus the matching rows of this log that the kept snapshot did not
+  /// see (`pg_visible_in_snapshot`), which the new statement's snapshot does
+  /// see: +1 for a row as it became, -1 for a row as it was. Visibility, not
+  /// the order of ids or commits, decides, so a transaction that was running
+  /// when the count was taken and commits later is added exactly once, and
+  /// a rolled-back one never. Recounting 'premium' on a million products
+  /// takes about 100 ms; this reads the few rows changed since.
+  ///
+  /// - Only changes that touch what a search matches (the search text or the
+  ///   supplier) are logged.
+  /// - A change the log misses (a bulk seed, a TRUNCATE) adds to
+  ///   `catalog_unlogged_changes`; a count kept before one is counted again.
+  /// - `catalog_log_prune(keep)` removes the rows that every snapshot taken
+  ///   `keep` ago already saw: each call leaves a mark (the time and its
+  ///   snapshot's oldest running transaction); rows older than the newest mark
+  ///   that is `keep` old go. Daemons use a kept snapshot for a much shorter
+  ///   time than they keep the log (see `PostgresProductBackend`).
+  static let version5 = """
+    CREATE TABLE catalog_change_log (
+      xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+      supplier_id bigint,
+      search_text text NOT NULL,
+      delta integer NOT NULL
+    );
+    CREATE INDEX catalog_change_log_by_xid ON catalog_change_log (xid);
+    CREATE TABLE catalog_unlogged_changes (n bigint NOT NULL);
+    INSERT INTO catalog_unlogged_changes VALUES (0);
+    CREATE TABLE catalog_log_marks (at timestamptz NOT NULL, oldest_running xid8 NOT NULL);
+    CREATE FUNCTION catalog_log_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        -- Bulk seeding logs nothing: a count kept before it is counted again.
+        IF current_setting('catalogd.bulk', true) = 'on' THEN
+          UPDATE catalog_unlogged_changes SET n = n + 1;
+          RETURN NULL;
+        END IF;
+        INSERT INTO catalog_change_log (supplier_id, search_text, delta)
+        SELECT supplier_id, search_text, 1 FROM new_rows;
+      ELSIF TG_OP = 'DELETE' THEN
+        INSERT INTO catalog_change_log (supplier_id, search_text, delta)
+        SELECT supplier_id, search_text, -1 FROM old_rows;
+      ELSE
+        INSERT INTO catalog_change_log (supplier_id, search_text, delta)
+        SELECT x.supplier_id, x.search_text, x.delta
+        FROM old_rows o JOIN new_rows n USING (id),
+          LATERAL (VALUES (o.supplier_id, o.search_text, -1), (n.supplier_id, n.search_text, 1))
+            AS x(supplier_id, search_text, delta)
+        WHERE o.search_text <> n.search_text OR o.supplier_id IS DISTINCT FROM n.supplier_id;
+      END IF;
+      RETURN NULL;
+    END
+    $$;
+    CREATE TRIGGER catalog_log_inserted AFTER INSERT ON products
+      REFERENCING NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION catalog_log_rows();
+    CREATE TRIGGER catalog_log_deleted AFTER DELETE ON products
+      REFERENCING OLD TABLE AS old_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION catalog_log_rows();
+    CREATE TRIGGER catalog_log_updated AFTER UPDATE ON products
+      REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION catalog_log_rows();
+    CREATE FUNCTION catalog_unlogged_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE catalog_unlogged_changes SET n = n + 1;
+      RETURN NULL;
+    END
+    $$;
+    CREATE TRIGGER catalog_log_truncated AFTER TRUNCATE ON products
+      FOR EACH STATEMENT EXECUTE FUNCTION catalog_unlogged_change();
+    -- Removes up to `most` rows that every snapshot taken `keep` ago saw;
+    -- returns how many. One daemon at a time (the others skip).
+    CREATE FUNCTION catalog_log_prune(keep interval, most bigint) RETURNS bigint
+    LANGUAGE plpgsql AS $$
+    DECLARE
+      horizon xid8;
+      removed bigint;
+    BEGIN
+      IF NOT pg_try_advisory_xact_lock(hashtext('catalog_log_prune')) THEN
+        RETURN 0;
+      END IF;
+      INSERT INTO catalog_log_marks VALUES (now(), pg_snapshot_xmin(pg_current_snapshot()));
+      SELECT max(oldest_running) INTO horizon FROM catalog_log_marks WHERE at <= now() - keep;
+      IF horizon IS NULL THEN
+        RETURN 0;
+      END IF;
+      DELETE FROM catalog_log_marks WHERE at <= now() - keep AND oldest_running < horizon;
+      DELETE FROM catalog_change_log WHERE ctid = ANY (ARRAY(
+        SELECT ctid FROM catalog_change_log WHERE xid < horizon LIMIT most));
+      GET DIAGNOSTICS removed = ROW_COUNT;
+      RETURN removed;
+    END
+    $$;
     """
 }

@@ -115,11 +115,24 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     },
     PostgresMigration(version: 3, sql: PostgresCatalogSchema.version3),
     PostgresMigration(version: 4, sql: PostgresCatalogSchema.version4),
+    PostgresMigration(version: 5, sql: PostgresCatalogSchema.version5),
   ]
 
-  /// Match counts of recent searches, each valid while `catalog_changes`
-  /// sums to what it did when counted (its `version`).
-  private let searchCounts = Mutex(SearchCounts())
+  /// Match counts of recent searches.
+  private let searchCounts = Mutex(PostgresSearchCounts())
+
+  /// How long the change log keeps rows after every snapshot saw them: five
+  /// times as long as a kept count is brought up to date from it
+  /// (`PostgresSearchCounts.snapshotLifetimeNanoseconds`), for the margin.
+  static let logKept = "5 minutes"
+  /// How often this daemon prunes the change log, after a write.
+  static let pruneIntervalNanoseconds: UInt64 = 30_000_000_000
+  /// The most log rows one prune removes, so that it holds up the writes
+  /// behind it for no more than tens of milliseconds; a prune that removed
+  /// this many runs again after the next write.
+  static let pruneBatch = 20_000
+  /// When this daemon last pruned (`monotonicNanoseconds`), 0 for never.
+  private let lastPrune = Mutex<UInt64>(0)
 
   /// How a body uses the connection (see `PostgresConnection`).
   private enum Access {
@@ -142,7 +155,10 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       switch access {
       case .statements: return try await connections.reads.readStatements(body)
       case .search: return try await connections.searches.readStatements(body)
-      case .write: return try await connections.writes.write(body)
+      case .write:
+        let result = try await connections.writes.write(body)
+        pruneChangeLogIfDue(connections.writes)
+        return result
       }
     } catch {
       throw Self.serviceError(error, supplier: supplier)
@@ -200,47 +216,48 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     let countKey = SearchCounts.Key(text: statements.text, supplier: supplier)
     let access: Access = statements.text == nil ? .statements : .search
     let (rows, total) = try await database(access) { [self] session in
-      var counted = statements.text == nil ? nil : searchCounts.withLock { $0.latest(countKey) }
-      if statements.text != nil && counted == nil {
+      var kept = statements.text == nil ? nil : searchCounts.withLock { $0.latest(countKey) }
+      if statements.text != nil && kept == nil {
         // Never counted: count first, so that the page's plan is chosen from
-        // the count. If the catalog changes meanwhile, the page counts again.
+        // the count. If the catalog changes meanwhile, the page brings the
+        // count up to date.
         let count = statements.searchCount
-        let row = try session.execute(count.sql, count.parameters).first
-        if let row {
-          counted = SearchCounts.Entry(
-            count: try row.int(1), version: try row.int64(0), generation: 0,
-            products: try row.int(2))
+        if let row = try session.execute(count.sql, count.parameters).first {
+          kept = try Self.keptCount(row.int(1), products: row.int(0), row, at: 2)
         }
       }
       let page = statements.page(
         after: cursor,
-        plan: counted.map { statements.plan(matches: $0.count, products: $0.products) },
-        countedAt: counted?.version)
+        plan: kept.map { statements.plan(matches: $0.count, products: $0.products) },
+        kept: kept, now: monotonicNanoseconds())
       // Without text the page's plan is the same whatever the values.
       let result =
         statements.text == nil
         ? try session.executePrepared(page.sql, page.parameters)
         : try session.execute(page.sql, page.parameters)
       guard let head = result.first else { return ([ProductRow](), 0) }
-      let total: Int
-      if head.isNull(Self.columnCount), let counted {
-        total = counted.count
-      } else {
-        total = try head.int(Self.columnCount)
-      }
+      let total = try head.isNull(Self.columnCount) ? kept?.count ?? 0 : head.int(Self.columnCount)
       if statements.text != nil {
-        let version = try head.int64(Self.columnCount + 1)
-        searchCounts.withLock {
-          $0.store(
-            total, for: countKey, version: version, generation: 0,
-            products: counted?.products ?? 0)
-        }
+        let counted = try Self.keptCount(
+          total, products: kept?.products ?? 0, head, at: Self.columnCount + 1)
+        searchCounts.withLock { $0.store(counted, for: countKey) }
       }
       let rows = try result.rows.filter { !$0.isNull(0) }.map(Self.product)
       return (rows, total)
     }
     return ProductRow.page(
       rows, limit: query.limit, sort: query.sort, filter: filter, totalCount: total)
+  }
+
+  /// A search's `count`, kept with `PostgresProductListSQL.keptColumns`,
+  /// which start at `column` of `row`.
+  private static func keptCount(
+    _ count: Int, products: Int, _ row: PostgresRow, at column: Int
+  ) throws(PostgresError) -> PostgresSearchCounts.Entry {
+    PostgresSearchCounts.Entry(
+      count: count, products: products, version: try row.int64(column),
+      unlogged: try row.int64(column + 1), snapshot: try row.text(column + 2),
+      at: monotonicNanoseconds())
   }
 
   public func get(id: String) async throws -> Product {
@@ -268,13 +285,43 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   public func create(_ draft: ProductDraft) async throws -> Product {
     let supplier = try Self.supplierRowID(draft.supplierId)
     await listenerStarted()
-    let creates: PostgresGroupCommit<NewProduct, Product>
+    let opened: Connections
     do {
-      creates = try connections().creates
+      opened = try connections()
     } catch {
       throw Self.serviceError(error, supplier: supplier)
     }
-    return try await creates.submit(NewProduct(draft: draft, supplier: supplier))
+    let product = try await opened.creates.submit(NewProduct(draft: draft, supplier: supplier))
+    pruneChangeLogIfDue(opened.writes)
+    return product
+  }
+
+  /// Prunes the change log (`PostgresCatalogSchema.version5`) on `writes` once
+  /// `pruneIntervalNanoseconds` have passed since this daemon last did. Every
+  /// daemon that writes prunes what every daemon wrote, so the log holds
+  /// about `logKept` of writes, whoever made them.
+  private func pruneChangeLogIfDue(_ writes: PostgresConnection) {
+    let now = monotonicNanoseconds()
+    let isDue = lastPrune.withLock { last in
+      guard last == 0 || now &- last >= Self.pruneIntervalNanoseconds else { return false }
+      last = now
+      return true
+    }
+    guard isDue else { return }
+    let log = log
+    Task { [weak self] in
+      do {
+        let removed = try await writes.write { session in
+          try session.execute(
+            "SELECT catalog_log_prune($1::interval, $2::bigint)",
+            [Self.logKept, String(Self.pruneBatch)]
+          ).first?.int(0) ?? 0
+        }
+        if removed == Self.pruneBatch { self?.lastPrune.withLock { $0 = 0 } }
+      } catch {
+        log("could not prune the products change log: \(error)")
+      }
+    }
   }
 
   /// Inserts the creates of one group commit in one statement and one

@@ -31,16 +31,25 @@ struct PostgresProductListSQL {
     return index < walk ? .trigramIndex : .scan
   }
 
-  /// For a search: the catalog's version (the sum of `catalog_changes`), the
-  /// match count and the products searched (all, or the supplier's), in one snapshot.
+  /// The columns of a search's kept count, in this order, after the count:
+  /// the catalog's version (the sum of `catalog_changes`), its unlogged
+  /// changes and the statement's snapshot.
+  static let keptColumns = """
+    v.version, v.unlogged, pg_current_snapshot()::text AS snapshot
+    FROM (SELECT (SELECT coalesce(sum(n), 0) FROM catalog_changes) AS version,
+      (SELECT n FROM catalog_unlogged_changes) AS unlogged) v
+    """
+
+  /// For a search: the products searched (all, or the supplier's), the
+  /// match count and `keptColumns`, in one snapshot.
   var searchCount: (sql: String, parameters: [String?]) {
     var (conditions, parameters) = filters(plan: nil)
     parameters.append(String(supplier ?? -1))
     return (
       """
-      SELECT (SELECT coalesce(sum(n), 0) FROM catalog_changes),
+      SELECT (SELECT coalesce(sum(n), 0) FROM product_counts WHERE supplier_id = $\(parameters.count)::bigint),
         (SELECT count(*) FROM products p WHERE \(conditions.joined(separator: " AND "))),
-        (SELECT coalesce(sum(n), 0) FROM product_counts WHERE supplier_id = $\(parameters.count)::bigint)
+        \(Self.keptColumns)
       """,
       parameters
     )
@@ -48,15 +57,21 @@ struct PostgresProductListSQL {
 
   /// The page after `cursor`: `limit + 1` rows (the extra one tells that
   /// another page follows) of `PostgresProductBackend.selectColumns`, each
-  /// followed by the total count and the catalog's version; one row of NULLs
-  /// but those two when the page is empty.
+  /// followed by the total count and, for a search, `keptColumns`; one row of
+  /// NULLs but those when the page is empty.
   ///
-  /// Without text the total is the kept count (version 0). With text it is
-  /// counted, unless the catalog's version in this statement's snapshot is
-  /// `countedAt`: then it is NULL, and the count cached at that version holds.
-  func page(after cursor: ProductCursor?, plan: TextPlan?, countedAt: Int64?) -> (
-    sql: String, parameters: [String?]
-  ) {
+  /// Without text the total is the kept count of `product_counts`. With text
+  /// it is, from the cheapest that holds:
+  /// - NULL when the catalog's version is the one `kept` was counted at: that
+  ///   count holds;
+  /// - `kept`'s count plus the change log's matching rows that its snapshot
+  ///   did not see, when its snapshot is recent and no unlogged change came
+  ///   between (see `PostgresCatalogSchema.version5`);
+  /// - counted.
+  func page(
+    after cursor: ProductCursor?, plan: TextPlan?, kept: PostgresSearchCounts.Entry?,
+    now: UInt64
+  ) -> (sql: String, parameters: [String?]) {
     var (conditions, parameters) = filters(plan: plan)
     let (column, cast, ascending): (String, String, Bool) =
       switch query.sort {
@@ -89,28 +104,43 @@ struct PostgresProductListSQL {
       PostgresProductBackend.selectProduct + whereClause
       + " ORDER BY \(key) \(direction), \(id) \(direction) LIMIT $\(parameters.count)::bigint"
     let head: String
+    let keptColumns: String
     if text == nil {
       parameters.append(String(supplier ?? -1))
       head = """
-        SELECT (SELECT coalesce(sum(n), 0) FROM product_counts WHERE supplier_id = $\(parameters.count)::bigint) AS total,
-          0 AS version
+        SELECT (SELECT coalesce(sum(n), 0) FROM product_counts WHERE supplier_id = $\(parameters.count)::bigint) AS total
         """
+      keptColumns = ""
     } else {
-      // The count reuses the filters' parameters, which come first. A scalar
-      // subquery in a CASE runs only when its branch is taken.
+      // The count and the log's rows reuse the filters' parameters, which
+      // come first. A scalar subquery in a CASE runs only when its branch is
+      // taken; a NULL parameter takes no branch.
       let (countConditions, _) = filters(plan: nil)
-      parameters.append(countedAt.map { String($0) })
+      let (logConditions, _) = filters(plan: nil, table: "l")
+      let recent = kept?.isRecent(now: now) == true ? kept : nil
+      parameters += [
+        kept.map { String($0.version) }, recent.map { String($0.unlogged) },
+        recent.map { String($0.count) }, recent?.snapshot,
+      ]
+      let (version, unlogged, count, snapshot) =
+        (parameters.count - 3, parameters.count - 2, parameters.count - 1, parameters.count)
       head = """
-        SELECT CASE WHEN v.version = $\(parameters.count)::numeric THEN NULL
+        SELECT CASE
+          WHEN v.version = $\(version)::numeric THEN NULL
+          WHEN v.unlogged = $\(unlogged)::bigint THEN $\(count)::bigint + (
+            SELECT coalesce(sum(l.delta), 0) FROM catalog_change_log l
+            WHERE l.xid >= pg_snapshot_xmin($\(snapshot)::pg_snapshot)
+              AND NOT pg_visible_in_snapshot(l.xid, $\(snapshot)::pg_snapshot)
+              AND \(logConditions.joined(separator: " AND ")))
           ELSE (SELECT count(*) FROM products p WHERE \(countConditions.joined(separator: " AND "))) END AS total,
-          v.version
-        FROM (SELECT coalesce(sum(n), 0) AS version FROM catalog_changes) v
+          \(Self.keptColumns)
         """
+      keptColumns = ", head.version, head.unlogged, head.snapshot"
     }
     // The outer ORDER BY keeps the page's order through the join (a few rows to sort).
     return (
       """
-      SELECT page.*, head.total, head.version FROM (\(head)) head
+      SELECT page.*, head.total\(keptColumns) FROM (\(head)) head
       LEFT JOIN (\(page)) page ON true
       ORDER BY page.\(column) \(direction), page.id \(direction)
       """,
@@ -121,16 +151,18 @@ struct PostgresProductListSQL {
   /// The conditions of the supplier and the text; `$1`, `$2` in that order.
   /// A `scan` tests an expression of `search_text`, which keeps the planner
   /// off the trigram index.
-  private func filters(plan: TextPlan?) -> (conditions: [String], parameters: [String?]) {
+  private func filters(plan: TextPlan?, table: String = "p") -> (
+    conditions: [String], parameters: [String?]
+  ) {
     var conditions: [String] = []
     var parameters: [String?] = []
     if let supplier {
       parameters.append(String(supplier))
-      conditions.append("p.supplier_id = $\(parameters.count)::bigint")
+      conditions.append("\(table).supplier_id = $\(parameters.count)::bigint")
     }
     if let text {
       parameters.append(ProductSearch.likePattern(text))
-      let searched = plan == .scan ? "(p.search_text || '')" : "p.search_text"
+      let searched = plan == .scan ? "(\(table).search_text || '')" : "\(table).search_text"
       conditions.append("\(searched) LIKE $\(parameters.count) ESCAPE '\\'")
     }
     return (conditions, parameters)
