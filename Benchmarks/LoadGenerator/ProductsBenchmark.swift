@@ -103,7 +103,8 @@ struct ProductsBenchmark {
         })
     }
 
-    // A write makes every cached search count stale: this is a search's first page cold.
+    // A write makes every kept search count stale: the embedded catalog counts again, the
+    // shared one adds the change log's rows since the count.
     for backend in backends {
       report.add(
         try latency(

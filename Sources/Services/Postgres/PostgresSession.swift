@@ -49,7 +49,8 @@ final class PostgresSession {
       throw PostgresError(kind: .connection, message: message)
     }
     // Notices ("relation already exists, skipping") would go to stderr.
-    pq.setNoticeProcessor(made, { _, _ in }, nil)
+    // It returns the processor it replaced, which is libpq's default.
+    _ = pq.setNoticeProcessor(made, { _, _ in }, nil)
     connection = made
   }
 
