@@ -103,8 +103,7 @@ struct ProductsBenchmark {
         })
     }
 
-    // A write makes every kept search count stale: the embedded catalog counts again, the
-    // shared one adds the change log's rows since the count.
+    // A write makes every kept search count stale: it is brought up to date from the change log.
     for backend in backends {
       report.add(
         try latency(

@@ -119,11 +119,11 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   ]
 
   /// Match counts of recent searches.
-  private let searchCounts = Mutex(PostgresSearchCounts())
+  private let searchCounts = Mutex(SearchCounts<PostgresKeptCount>())
 
   /// How long the change log keeps rows after every snapshot saw them: five
   /// times as long as a kept count is brought up to date from it
-  /// (`PostgresSearchCounts.snapshotLifetimeNanoseconds`), for the margin.
+  /// (`PostgresKeptCount.snapshotLifetimeNanoseconds`), for the margin.
   static let logKept = "5 minutes"
   /// How often this daemon prunes the change log, after a write.
   static let pruneIntervalNanoseconds: UInt64 = 30_000_000_000
@@ -213,7 +213,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     if statements.text?.unicodeScalars.contains("\u{0}") == true {
       return ProductPage(items: [], nextCursor: nil, totalCount: 0)
     }
-    let countKey = SearchCounts.Key(text: statements.text, supplier: supplier)
+    let countKey = SearchKey(text: statements.text, supplier: supplier)
     let access: Access = statements.text == nil ? .statements : .search
     let (rows, total) = try await database(access) { [self] session in
       var kept = statements.text == nil ? nil : searchCounts.withLock { $0.latest(countKey) }
@@ -253,8 +253,8 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   /// which start at `column` of `row`.
   private static func keptCount(
     _ count: Int, products: Int, _ row: PostgresRow, at column: Int
-  ) throws(PostgresError) -> PostgresSearchCounts.Entry {
-    PostgresSearchCounts.Entry(
+  ) throws(PostgresError) -> PostgresKeptCount {
+    PostgresKeptCount(
       count: count, products: products, version: try row.int64(column),
       unlogged: try row.int64(column + 1), snapshot: try row.text(column + 2),
       at: monotonicNanoseconds())

@@ -69,7 +69,7 @@ struct PostgresProductListSQL {
   ///   between (see `PostgresCatalogSchema.version5`);
   /// - counted.
   func page(
-    after cursor: ProductCursor?, plan: TextPlan?, kept: PostgresSearchCounts.Entry?,
+    after cursor: ProductCursor?, plan: TextPlan?, kept: PostgresKeptCount?,
     now: UInt64
   ) -> (sql: String, parameters: [String?]) {
     var (conditions, parameters) = filters(plan: plan)

@@ -22,7 +22,13 @@ public final class SQLiteProductBackend: ProductBackend {
   /// The connection, made on first use (it starts a thread of its own).
   private let lazyConnection = Mutex<SQLiteConnection?>(nil)
   /// Recent search counts; counting a broad search costs far more than its page.
-  private let searchCounts = Mutex(SearchCounts())
+  private let searchCounts = Mutex(SearchCounts<KeptCount>())
+  /// A search's match count and the newest `search_changes` row it counts
+  /// (see `CatalogSchema.version3`).
+  private struct KeptCount {
+    let count: Int
+    let seq: Int64
+  }
   /// The stream of other daemons' changes, and its continuation.
   private let external:
     (stream: AsyncStream<ProductChange>, continuation: AsyncStream<ProductChange>.Continuation)
@@ -40,6 +46,7 @@ public final class SQLiteProductBackend: ProductBackend {
   static let migrations = [
     SQLiteMigration(version: 1, sql: CatalogSchema.version1),
     SQLiteMigration(version: 2) { database in try seed(database) },
+    SQLiteMigration(version: 3, sql: CatalogSchema.version3),
   ]
 
   func connection() throws -> SQLiteConnection {
@@ -68,8 +75,7 @@ public final class SQLiteProductBackend: ProductBackend {
     }
     let (filter, cursor, supplier) = (resolved.digest, resolved.cursor, resolved.supplier)
     let statements = ProductListSQL(query: query, filter: resolved)
-    let countKey = SearchCounts.Key(text: statements.text, supplier: supplier)
-    let generation = searchCounts.withLock { $0.generation }
+    let countKey = SearchKey(text: statements.text, supplier: supplier)
     let (rows, total) = try await connection().read { [self] database in
       let count = statements.count
       guard statements.text != nil else {
@@ -77,18 +83,26 @@ public final class SQLiteProductBackend: ProductBackend {
         let page = statements.page(after: cursor, plan: .scan)
         return (try database.query(page.sql, page.parameters, row: Self.product), total)
       }
-      let version = try database.dataVersion()
+      let log =
+        try database.queryOne(
+          """
+          SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'search_changes'), 0),
+            (SELECT through FROM search_changes_pruned)
+          """, []
+        ) { (newest: try $0.int64(0), pruned: try $0.int64(1)) } ?? (newest: 0, pruned: 0)
+      let kept = searchCounts.withLock { $0.latest(countKey) }
       let matches: Int
-      if let cached = searchCounts.withLock({
-        $0.count(countKey, version: version, generation: generation)
-      }) {
-        matches = cached
+      if let kept, kept.seq == log.newest {
+        matches = kept.count
+      } else if let kept, log.pruned <= kept.seq, kept.seq < log.newest {
+        // The log still holds every row after the kept count's.
+        let changes = statements.loggedChanges(after: kept.seq)
+        let added = try database.queryOne(changes.sql, changes.parameters) { try $0.int(0) } ?? 0
+        matches = kept.count + added
       } else {
         matches = try database.queryOne(count.sql, count.parameters) { try $0.int(0) } ?? 0
-        searchCounts.withLock {
-          $0.store(matches, for: countKey, version: version, generation: generation)
-        }
       }
+      searchCounts.withLock { $0.store(KeptCount(count: matches, seq: log.newest), for: countKey) }
       let products =
         try database.queryOne(
           "SELECT n FROM product_counts WHERE supplier_id = ?", [.integer(supplier ?? -1)]
@@ -126,7 +140,6 @@ public final class SQLiteProductBackend: ProductBackend {
   public func create(_ draft: ProductDraft) async throws -> Product {
     let supplier = try supplierRowID(draft.supplierId)
     let origin = origin
-    defer { catalogChanged() }
     return try await connection().writeBatched { database in
       if let supplier { try Self.requireSupplier(database, supplier) }
       let now = RFC3339.nowMicroseconds()
@@ -152,7 +165,6 @@ public final class SQLiteProductBackend: ProductBackend {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let supplier: Int64?? = try patch.supplierId.map { value in try supplierRowID(value) }
     let origin = origin
-    defer { catalogChanged() }
     return try await connection().write { database in
       guard
         let current = try database.queryOne(
@@ -201,19 +213,12 @@ public final class SQLiteProductBackend: ProductBackend {
   public func delete(id: String) async throws {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let origin = origin
-    defer { catalogChanged() }
     try await connection().write { database in
       guard try database.run("DELETE FROM products WHERE id = ?", [.integer(rowID)]) > 0 else {
         throw NotFound(resource: "product", id: id)
       }
       try Self.logChange(database, .deleted, id: rowID, origin: origin)
     }
-  }
-
-  /// Counts cached before a write of this daemon are stale after it (other
-  /// daemons' writes show in `PRAGMA data_version`).
-  private func catalogChanged() {
-    searchCounts.withLock { $0.generation += 1 }
   }
 
   private func supplierRowID(_ id: String?) throws(InvalidArgument) -> Int64? {
@@ -287,7 +292,6 @@ public final class SQLiteProductBackend: ProductBackend {
       let batch = min(batchSize, count - inserted)
       let items = DemoCatalog.bulkItems(count: batch, seed: UInt64(inserted + 1))
       try await connection.write { database in try Self.insert(items, into: database) }
-      catalogChanged()
       inserted += batch
       progress(inserted)
     }
@@ -376,50 +380,6 @@ public final class SQLiteProductBackend: ProductBackend {
   }
 }
 
-/// The statements of one `products/list` page and its count.
-/// The match counts of recent searches, each valid while the catalog is as it
-/// was counted: the same `PRAGMA data_version` (other connections' commits)
-/// and the same generation (this daemon's own writes). Paging through a
-/// search asks for the same count at every page.
-struct SearchCounts {
-  struct Key: Hashable {
-    let text: String?
-    let supplier: Int64?
-  }
-
-  /// The most entries kept; beyond, the cache starts over.
-  static let capacity = 256
-  /// Grows with every write of this daemon.
-  var generation = 0
-  private var entries: [Key: Entry] = [:]
-
-  struct Entry {
-    let count: Int
-    let version: Int64
-    let generation: Int
-    /// How many products the search looked through (all, or the supplier's), when known.
-    let products: Int
-  }
-
-  func count(_ key: Key, version: Int64, generation: Int) -> Int? {
-    guard let entry = entries[key], entry.version == version, entry.generation == generation,
-      generation == self.generation
-    else { return nil }
-    return entry.count
-  }
-
-  /// The last entry stored for `key`, however the catalog changed since: a
-  /// count near enough to choose a plan by.
-  func latest(_ key: Key) -> Entry? { entries[key] }
-
-  mutating func store(
-    _ count: Int, for key: Key, version: Int64, generation: Int, products: Int = 0
-  ) {
-    if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-    entries[key] = Entry(count: count, version: version, generation: generation, products: products)
-  }
-}
-
 /// The statements of one `products/list` page and its count. Only fixed SQL
 /// fragments are assembled here; every value is a bound parameter.
 struct ProductListSQL {
@@ -459,6 +419,21 @@ struct ProductListSQL {
     let (conditions, parameters) = filters(plan: canUseTrigrams ? .trigramIndex : .scan)
     return (
       "SELECT count(*) FROM products p WHERE " + conditions.joined(separator: " AND "), parameters
+    )
+  }
+
+  /// The sum of the search's rows in `search_changes` after `seq`: how many
+  /// more products match than did at `seq`.
+  func loggedChanges(after seq: Int64) -> (sql: String, parameters: [SQLiteValue]) {
+    var conditions = ["seq > ?", "search_text LIKE ? ESCAPE '\\'"]
+    var parameters: [SQLiteValue] = [.integer(seq), .text(ProductSearch.likePattern(text ?? ""))]
+    if let supplier {
+      conditions.append("supplier_id = ?")
+      parameters.append(.integer(supplier))
+    }
+    return (
+      "SELECT coalesce(sum(delta), 0) FROM search_changes WHERE "
+        + conditions.joined(separator: " AND "), parameters
     )
   }
 
