@@ -222,8 +222,8 @@ enum PostgresCatalogSchema {
   ///   supplier) are logged.
   /// - A change the log misses (a bulk seed, a TRUNCATE) adds to
   ///   `catalog_unlogged_changes`; a count kept before one is counted again.
-  /// - `catalog_log_prune(keep)` removes the rows that every snapshot taken
-  ///   `keep` ago already saw: each call leaves a mark (the time and its
+  /// - `catalog_log_prune(keep, most)` removes the rows that every snapshot taken
+  ///   `keep` ago already saw, at most `most`: each call leaves a mark (the time and its
   ///   snapshot's oldest running transaction); rows older than the newest mark
   ///   that is `keep` old go. Daemons use a kept snapshot for a much shorter
   ///   time than they keep the log (see `PostgresProductBackend`).
