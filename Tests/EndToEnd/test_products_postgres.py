@@ -361,7 +361,7 @@ def test_a_search_count_stays_exact_through_every_kind_of_change(spawn, catalog_
     check("a delete")
     # A transaction that has inserted when the count is taken and commits after.
     with holding(catalog_backend, f"INSERT INTO products (name_ko, price, created_at, updated_at, search_text) "
-                 f"VALUES ('{query} psql', 1, 0, 0, '{query} psql'); SELECT pg_sleep(1.5)",
+                 f"VALUES ('{query} psql', 1, 0, 0, '{query} psql'); SELECT pg_sleep(3)",
                  "products", "RowExclusiveLock"):
         check("an insert not yet committed")
     check("the commit of a transaction running at the count")
@@ -412,7 +412,7 @@ def test_the_change_log_is_pruned_but_never_of_a_running_transaction(spawn, cata
     assert log_rows() >= 5
     # A transaction that logged a row and has not committed keeps it (and every later row).
     with holding(catalog_backend, "UPDATE products SET name_ko = 'x', search_text = 'x' WHERE id = 1; "
-                 "SELECT pg_sleep(1.5)", "products", "RowExclusiveLock"):
+                 "SELECT pg_sleep(3)", "products", "RowExclusiveLock"):
         d.result("products/create", {"nameKo": "가지치기 뒤", "price": 1})
         before = log_rows()
         assert psql("SELECT catalog_log_prune('0 seconds', 2)")[0][0] == "2", "at most `most` rows"
