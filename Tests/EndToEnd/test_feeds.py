@@ -1,7 +1,8 @@
 """Feeds through the daemon: the photos source over the generated samples and
 over a scriptable Lorem Picsum stand-in (a page that fails once, times out,
-is malformed, is slow while a refresh arrives; short and empty last pages),
-and the products source refreshing itself after a change."""
+is malformed, is slow while a refresh arrives; short and empty last pages; a
+refresh that fails), and a products feed opened with `changes: reset`
+reloading itself after a change. Live feeds by diffs: test_feeds_live.py."""
 from __future__ import annotations
 
 import http.server
@@ -79,18 +80,19 @@ def test_a_photos_feed_loads_the_samples_page_by_page(daemon):
     assert_error(daemon.call("feeds/loadMore", {"feedId": feed}), NOT_FOUND, data={"resource": "feed", "id": feed})
 
 
-def test_a_refresh_starts_a_new_generation_at_zero(daemon):
+def test_a_refresh_reloads_what_is_loaded_as_a_new_generation(daemon):
     feed = open_feed(daemon, pageSize=50)
     daemon.result("feeds/loadMore", {"feedId": feed})
     daemon.result("feeds/loadMore", {"feedId": feed})
     for generation in (1, 2):
         resp, before = call(daemon, "feeds/refresh", {"feedId": feed})
-        assert_result(resp, resp["id"], {"start": 0, "end": 50, "endReached": False})
+        assert_result(resp, resp["id"], {"start": 0, "end": 100, "endReached": False})
         assert feed_events(before, feed) == [
-            ("state", "refreshing", 0), ("page", generation, 0, 50, False, True), ("state", "idle", 50)]
+            ("state", "refreshing", 100), ("page", generation, 0, 100, False, True), ("state", "idle", 100)
+        ], "the items stay while the refresh runs, and the list does not shrink"
     resp, before = call(daemon, "feeds/loadMore", {"feedId": feed})
-    assert_result(resp, resp["id"], {"start": 50, "end": 100, "endReached": False})
-    assert feed_events(before, feed)[1] == ("page", 2, 50, 100, False, False)
+    assert_result(resp, resp["id"], {"start": 100, "end": 120, "endReached": True})
+    assert feed_events(before, feed)[1] == ("page", 2, 100, 120, True, False)
 
 
 @pytest.mark.parametrize("params, field", [
@@ -100,6 +102,7 @@ def test_a_refresh_starts_a_new_generation_at_zero(daemon):
     ({"source": "photos", "pageSize": 0}, "pageSize"),
     ({"source": "photos", "pageSize": 101}, "pageSize"),
     ({"source": "photos", "query": {"page": 2}}, "query.page"),
+    ({"source": "products", "changes": "live"}, "changes"),
     ({"source": "products", "query": {"cursor": "x"}}, "query.cursor"),
     ({"source": "products", "query": {"sort": "cheapest"}}, "query.sort"),
     ({"source": "products", "query": []}, "query"),
@@ -283,7 +286,7 @@ def test_a_refresh_during_a_slow_append_drops_the_stale_page(remote):
     assert_result(got[repr(refresh)], refresh, expected)
     assert_result(got[repr(append)], append, expected)
     assert feed_events(others, feed) == [
-        ("state", "loading", 30), ("state", "refreshing", 0), ("page", 1, 0, 30, False, True), ("state", "idle", 30)]
+        ("state", "loading", 30), ("state", "refreshing", 30), ("page", 1, 0, 30, False, True), ("state", "idle", 30)]
     remote.expect_no_message(0.6)  # the slow page 2 of generation 0 is never delivered
     assert Upstream.requested == [1, 2, 1]
     resp, before = call(remote, "feeds/loadMore", {"feedId": feed})
@@ -292,21 +295,41 @@ def test_a_refresh_during_a_slow_append_drops_the_stale_page(remote):
     assert ids(remote, feed) == [str(n) for n in range(60)]
 
 
+def test_a_failed_refresh_keeps_the_items_and_the_feed_goes_on(remote):
+    feed = open_feed(remote, pageSize=30)
+    remote.result("feeds/loadMore", {"feedId": feed})
+    remote.result("feeds/loadMore", {"feedId": feed})
+    Upstream.script = {1: ["fail"]}
+    resp, before = call(remote, "feeds/refresh", {"feedId": feed})
+    assert_error(resp, UPSTREAM_ERROR, data={"service": "photos", "status": 500})
+    assert feed_events(before, feed) == [("state", "refreshing", 60), ("state", "failed", 60, UPSTREAM_ERROR)]
+    assert ids(remote, feed) == [str(n) for n in range(60)], "nothing shown is lost"
+    resp, before = call(remote, "feeds/loadMore", {"feedId": feed})
+    assert_result(resp, resp["id"], {"start": 60, "end": 90, "endReached": False})
+    assert feed_events(before, feed)[1] == ("page", 0, 60, 90, False, False), "the same generation goes on"
+    resp, before = call(remote, "feeds/refresh", {"feedId": feed})
+    assert_result(resp, resp["id"], {"start": 0, "end": 90, "endReached": False})
+    assert feed_events(before, feed)[1] == ("page", 1, 0, 90, False, True)
+    assert Upstream.requested == [1, 2, 1, 3, 1, 2, 3]
+
+
 # ---------------------------------------------------------------- products
 
 
-def test_a_products_feed_refreshes_itself_after_a_change(daemon):
-    feed = open_feed(daemon, "products", pageSize=5, query={"sort": "newest"})
+def test_a_reset_products_feed_reloads_itself_after_a_change(daemon):
+    feed = open_feed(daemon, "products", pageSize=5, query={"sort": "newest"}, changes="reset")
     daemon.result("feeds/loadMore", {"feedId": feed})
     daemon.result("feeds/loadMore", {"feedId": feed})
     resp, seen = call(daemon, "products/create", {"nameKo": "새 상품", "price": 1000})
     product = assert_result(resp, resp["id"])
-    assert feed_events(seen, feed)[:1] == [("state", "refreshing", 0)], "the refresh starts before the response"
-    while ("state", "idle", 5) not in feed_events(seen, feed):
+    assert feed_events(seen, feed)[:1] == [("state", "refreshing", 10)], "the reload starts before the response"
+    while ("state", "idle", 10) not in feed_events(seen, feed):
         seen.append(daemon.read_message())
     assert feed_events(seen, feed) == [
-        ("state", "refreshing", 0), ("page", 1, 0, 5, False, True), ("state", "idle", 5)]
-    items = daemon.result("feeds/items", {"feedId": feed, "start": 0, "end": 5})["items"]
+        ("state", "refreshing", 10), ("page", 1, 0, 10, False, True), ("state", "idle", 10)
+    ], "as many items as were loaded"
+    assert not [m for m in seen if is_notification(m, "feeds/itemsChanged")]
+    items = daemon.result("feeds/items", {"feedId": feed, "start": 0, "end": 10})["items"]
     assert items[0]["id"] == product["id"]
     other = open_feed(daemon, "photos")
     daemon.result("feeds/loadMore", {"feedId": other})

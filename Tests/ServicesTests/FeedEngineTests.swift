@@ -144,7 +144,7 @@ final class FeedEngineTests: XCTestCase {
     XCTAssertEqual(source.calls, [1, 2, 1])
     XCTAssertEqual(
       Array(log.all.dropFirst(3)),
-      ["state loading 30", "state refreshing 0", "page g1 0..<30 reset", "state idle 30"])
+      ["state loading 30", "state refreshing 30", "page g1 0..<30 reset", "state idle 30"])
     let loaded = try await engine.items(id, start: 0, end: 100)
     XCTAssertEqual(loaded, items("b", 0..<30))
     // The next append continues the new generation with page 2.
@@ -174,39 +174,41 @@ final class FeedEngineTests: XCTestCase {
     XCTAssertEqual(loaded, items("b", 0..<30))
   }
 
-  func testEachRefreshStartsANewGenerationAndALoadMoreDuringItJoinsIt() async throws {
+  func testEachRefreshReloadsWhatIsLoadedAsANewGenerationAndALoadMoreDuringItJoinsIt()
+    async throws
+  {
     let engine = FeedEngine()
-    let source = FakeFeedSource(total: 40)
+    let source = FakeFeedSource(total: 100)
     let log = FeedEventLog()
     let id = try await engine.open(source: source, pageSize: 30)
     _ = try await engine.loadMore(id, notify: log.notify)
     _ = try await engine.loadMore(id, notify: log.notify)
     _ = try await engine.refresh(id, notify: log.notify)
-    source.hold(call: 3)
+    source.hold(call: 5)
     let refresh = Task { try await engine.refresh(id, notify: log.notify) }
-    try await source.waitForCalls(4)
+    try await source.waitForCalls(6)
     let joined = Task { try await engine.loadMore(id, notify: log.notify) }
     try await Task.sleep(for: .milliseconds(100))
-    source.release(call: 3)
-    let expected = FeedRange(start: 0, end: 30, endReached: false)
+    source.release(call: 5)
+    let expected = FeedRange(start: 0, end: 60, endReached: false)
     let refreshed = try await refresh.value
     let joinedRange = try await joined.value
     XCTAssertEqual(refreshed, expected)
     XCTAssertEqual(joinedRange, expected)
-    XCTAssertEqual(source.calls, [1, 2, 1, 1])
+    XCTAssertEqual(source.calls, [1, 2, 1, 2, 1, 2], "a refresh reloads both loaded pages")
     XCTAssertEqual(
       log.all,
       [
         "state loading 0", "page g0 0..<30", "state idle 30",
-        "state loading 30", "page g0 30..<40 end", "state ended 40",
-        "state refreshing 0", "page g1 0..<30 reset", "state idle 30",
-        "state refreshing 0", "page g2 0..<30 reset", "state idle 30",
+        "state loading 30", "page g0 30..<60", "state idle 60",
+        "state refreshing 60", "page g1 0..<60 reset", "state idle 60",
+        "state refreshing 60", "page g2 0..<60 reset", "state idle 60",
       ])
     let status = try await engine.status(id)
     XCTAssertEqual(status.generation, 2)
   }
 
-  func testARefreshThatFailsLeavesAnEmptyFailedFeedThatLoadsTheFirstPageNext() async throws {
+  func testARefreshThatFailsLeavesTheItemsAndTheNextPageAsTheyWere() async throws {
     let engine = FeedEngine()
     let source = FakeFeedSource(total: 100)
     let log = FeedEventLog()
@@ -217,15 +219,22 @@ final class FeedEngineTests: XCTestCase {
       _ = try await engine.refresh(id, notify: log.notify)
       XCTFail("expected the upstream error")
     } catch {}
+    let status = try await engine.status(id)
+    XCTAssertEqual(status.generation, 0)
+    XCTAssertEqual(status.count, 30)
     let range = try await engine.loadMore(id, notify: log.notify)
-    XCTAssertEqual(range, FeedRange(start: 0, end: 30, endReached: false))
-    XCTAssertEqual(source.calls, [1, 1, 1])
+    XCTAssertEqual(range, FeedRange(start: 30, end: 60, endReached: false))
+    XCTAssertEqual(source.calls, [1, 1, 2])
     XCTAssertEqual(
       Array(log.all.dropFirst(3)),
       [
-        "state refreshing 0", "state failed 0 !", "state loading 0", "page g1 0..<30",
-        "state idle 30",
+        "state refreshing 30", "state failed 30 !", "state loading 30", "page g0 30..<60",
+        "state idle 60",
       ])
+    let loaded = try await engine.items(id, start: 0, end: 100)
+    XCTAssertEqual(loaded, items("a", 0..<60))
+    let refreshed = try await engine.refresh(id, notify: log.notify)
+    XCTAssertEqual(refreshed, FeedRange(start: 0, end: 60, endReached: false))
   }
 
   func testOpenFeedsAreBounded() async throws {
@@ -260,7 +269,8 @@ final class FeedEngineTests: XCTestCase {
     let loaded = try await engine.items(id, start: 0, end: 1_000)
     XCTAssertEqual(loaded, items("a", 0..<50))
     let refreshed = try await engine.refresh(id, notify: log.notify)
-    XCTAssertEqual(refreshed, FeedRange(start: 0, end: 30, endReached: false))
+    XCTAssertEqual(refreshed, FeedRange(start: 0, end: 50, endReached: true))
+    XCTAssertEqual(source.calls, [1, 2, 1, 2], "the reload stops at the limit too")
   }
 
   func testItemsAreCutToTheCountAndBadRangesAreRefused() async throws {
@@ -314,74 +324,118 @@ final class FeedEngineTests: XCTestCase {
     XCTAssertEqual(open, [])
   }
 
-  func testAProductChangeRefreshesTheProductsFeedsThatShowSomething() async throws {
-    // The refresh waits long enough for the loadMore below to join it however
+  /// A change of the fake products source (it cannot place one: its feeds reload).
+  private let productChange = FeedSourceEvent.changed(
+    topic: "products", [FeedRecordChange(id: "1", version: nil, record: nil)])
+
+  func testAChangeReloadsTheResetModeFeedsOfItsTopicThatShowSomething() async throws {
+    // The reload waits long enough for the loadMore below to join it however
     // slow the machine (with the default 50 ms it could finish first).
     let engine = FeedEngine(changeRefreshDelay: .milliseconds(500))
     let products = FakeFeedSource(name: "products", total: 100)
     let photos = FakeFeedSource(name: "photos", total: 100)
     let log = FeedEventLog()
-    let loadedProducts = try await engine.open(source: products, pageSize: 30)
-    let untouchedProducts = try await engine.open(source: products, pageSize: 30)
-    let loadedPhotos = try await engine.open(source: photos, pageSize: 30)
+    let loadedProducts = try await engine.open(source: products, pageSize: 30, changes: .reset)
+    let untouchedProducts = try await engine.open(source: products, pageSize: 30, changes: .reset)
+    let loadedPhotos = try await engine.open(source: photos, pageSize: 30, changes: .reset)
     _ = try await engine.loadMore(loadedProducts, notify: log.notify)
     _ = try await engine.loadMore(loadedProducts, notify: log.notify)
     _ = try await engine.loadMore(loadedPhotos, notify: log.notify)
     log.clear()
     products.setLabel("b")
-    await engine.productsChanged(notify: log.notify)
-    // A loadMore right after the change joins the refresh.
+    await engine.apply(productChange, notify: log.notify)
+    // A loadMore right after the change joins the reload.
     let joined = try await engine.loadMore(loadedProducts, notify: log.notify)
-    XCTAssertEqual(joined, FeedRange(start: 0, end: 30, endReached: false))
-    XCTAssertEqual(log.all, ["state refreshing 0", "page g1 0..<30 reset", "state idle 30"])
+    XCTAssertEqual(joined, FeedRange(start: 0, end: 60, endReached: false))
+    XCTAssertEqual(log.all, ["state refreshing 60", "page g1 0..<60 reset", "state idle 60"])
     let loaded = try await engine.items(loadedProducts, start: 0, end: 100)
-    XCTAssertEqual(loaded, items("b", 0..<30))
-    XCTAssertEqual(products.calls, [1, 2, 1])
+    XCTAssertEqual(loaded, items("b", 0..<60), "as many items as were loaded, not one page")
+    XCTAssertEqual(products.calls, [1, 2, 1, 2])
     XCTAssertEqual(photos.calls, [1])
     let untouched = try await engine.status(untouchedProducts)
     XCTAssertEqual(untouched.generation, 0)
   }
 
-  /// An engine with one products feed of 30 a page that loaded its first page.
+  func testAChangeADiffFeedCannotPlaceReloadsItAndSendsTheDifference() async throws {
+    let engine = FeedEngine(changeRefreshDelay: .milliseconds(500))
+    let products = FakeFeedSource(name: "products", total: 100)
+    let log = FeedEventLog()
+    let feed = try await engine.open(source: products, pageSize: 30)
+    _ = try await engine.loadMore(feed, notify: log.notify)
+    _ = try await engine.loadMore(feed, notify: log.notify)
+    log.clear()
+    products.setLabel("b")
+    await engine.apply(productChange, notify: log.notify)
+    let joined = try await engine.loadMore(feed, notify: log.notify)
+    XCTAssertEqual(joined, FeedRange(start: 0, end: 60, endReached: false))
+    XCTAssertEqual(
+      log.all, ["state refreshing 60", "changed g0 60 [update 0 60]", "state idle 60"],
+      "the same generation, every item updated in place")
+    let loaded = try await engine.items(feed, start: 0, end: 100)
+    XCTAssertEqual(loaded, items("b", 0..<60))
+  }
+
+  func testAResyncReloadsEveryActiveFeedOfItsTopic() async throws {
+    let engine = FeedEngine(changeRefreshDelay: .milliseconds(1))
+    let products = FakeFeedSource(name: "products", total: 100)
+    let log = FeedEventLog()
+    let feed = try await engine.open(source: products, pageSize: 30)
+    let pristine = try await engine.open(source: products, pageSize: 30)
+    _ = try await engine.loadMore(feed, notify: log.notify)
+    log.clear()
+    await engine.apply(.resync(topic: "products"), notify: log.notify)
+    let range = try await engine.loadMore(feed, notify: log.notify)
+    XCTAssertEqual(range, FeedRange(start: 0, end: 30, endReached: false))
+    XCTAssertEqual(log.all, ["state refreshing 30", "state idle 30"], "nothing changed: no steps")
+    XCTAssertEqual(products.calls, [1, 1], "the pristine feed fetched nothing")
+    let status = try await engine.status(pristine)
+    XCTAssertEqual(status.state, .idle)
+  }
+
+  /// An engine with one products feed (reloading on change) of 30 a page that loaded its first page.
   private func loadedProductsFeed(changeRefreshDelay: Duration) async throws -> (
     engine: FeedEngine, products: FakeFeedSource, log: FeedEventLog, feed: String
   ) {
     let engine = FeedEngine(changeRefreshDelay: changeRefreshDelay)
     let products = FakeFeedSource(name: "products", total: 100)
     let log = FeedEventLog()
-    let feed = try await engine.open(source: products, pageSize: 30)
+    let feed = try await engine.open(source: products, pageSize: 30, changes: .reset)
     _ = try await engine.loadMore(feed, notify: log.notify)
     log.clear()
     return (engine, products, log, feed)
   }
 
-  func testABurstOfProductChangesIsOneRefresh() async throws {
+  func testABurstOfChangesIsOneReload() async throws {
     let (engine, products, log, feed) = try await loadedProductsFeed(
       changeRefreshDelay: .milliseconds(200))
     products.setLabel("b")
     for _ in 0..<20 {
-      await engine.productsChanged(notify: log.notify)
+      await engine.apply(productChange, notify: log.notify)
     }
-    XCTAssertEqual(log.all, ["state refreshing 0"], "refreshing is reported at the first change")
+    XCTAssertEqual(log.all, ["state refreshing 30"], "refreshing is reported at the first change")
     let joined = try await engine.loadMore(feed, notify: log.notify)
     XCTAssertEqual(joined, FeedRange(start: 0, end: 30, endReached: false))
-    XCTAssertEqual(log.all, ["state refreshing 0", "page g1 0..<30 reset", "state idle 30"])
+    XCTAssertEqual(log.all, ["state refreshing 30", "page g1 0..<30 reset", "state idle 30"])
     XCTAssertEqual(products.calls, [1, 1], "one fetch for the whole burst")
     let loaded = try await engine.items(feed, start: 0, end: 30)
     XCTAssertEqual(loaded, items("b", 0..<30))
   }
 
-  func testAChangeAfterTheRefreshFetchedStartsAnother() async throws {
+  func testAChangeAfterTheReloadFetchedStartsAnotherWhenItEnds() async throws {
     let (engine, products, log, feed) = try await loadedProductsFeed(
       changeRefreshDelay: .milliseconds(1))
     products.hold(call: 1)
-    await engine.productsChanged(notify: log.notify)
+    await engine.apply(productChange, notify: log.notify)
     try await products.waitForCalls(2)
-    // The refresh is reading: it may have read before this change, so another one starts.
+    // The reload is reading: it may have read before this change, so another one follows it.
     products.setLabel("c")
-    await engine.productsChanged(notify: log.notify)
+    await engine.apply(productChange, notify: log.notify)
+    products.hold(call: 2)
     products.release(call: 1)
-    let range = try await engine.loadMore(feed, notify: log.notify)
+    try await products.waitForCalls(3)
+    let joined = try await engine.beginLoadMore(feed, notify: log.notify)
+    products.release(call: 2)
+    let range = try await joined.value
     XCTAssertEqual(range, FeedRange(start: 0, end: 30, endReached: false))
     let status = try await engine.status(feed)
     XCTAssertEqual(status.generation, 2)

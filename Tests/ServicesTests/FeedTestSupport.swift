@@ -4,10 +4,11 @@ import XCTest
 
 @testable import Services
 
-/// A scriptable paged source: items are `"<label>-<index>"` strings, pages
-/// numbered from 1; it can fail a call, hold a call until released, and
-/// counts what it fetched.
-final class FakeFeedSource: FeedSource {
+/// A scriptable paged source: items are `"<label>-<index>"` strings (their
+/// id the index), pages numbered from 1; it can fail a call, hold a call
+/// until released, and counts what it fetched. Live, of the topic of its
+/// name, but it cannot place a change: a change reloads its feeds.
+final class FakeFeedSource: LiveFeedSource {
   enum EndDetection: Sendable {
     /// `next` is nil on the page that holds the last item (a short or exact last page).
     case exact
@@ -37,6 +38,10 @@ final class FakeFeedSource: FeedSource {
     self.total = total
     self.endDetection = endDetection
   }
+
+  var topic: String { name }
+  var appliesChanges: Bool { false }
+  func item(for record: FeedRecord) -> FeedItem? { nil }
 
   var calls: [Int] { state.withLock { $0.calls } }
   func setLabel(_ label: String) { state.withLock { $0.label = label } }
@@ -74,7 +79,7 @@ final class FakeFeedSource: FeedSource {
     if let error = state.withLock({ $0.failures.removeValue(forKey: call) }) { throw error }
     let start = min((page - 1) * pageSize, total)
     let end = min(start + pageSize, total)
-    let items = (start..<end).map { JSON("\(label)-\($0)") }
+    let items = (start..<end).map { FeedItem(id: "\($0)", key: nil, json: JSON("\(label)-\($0)")) }
     let isLast =
       switch endDetection {
       case .exact: end >= total
@@ -85,7 +90,7 @@ final class FakeFeedSource: FeedSource {
 }
 
 /// Records a feed's events as short strings: `state loading 30`,
-/// `page g0 0..<30 end reset`, `state failed 30 !`.
+/// `page g0 0..<30 end reset`, `state failed 30 !`, `changed g0 30 [update 0 30]`.
 final class FeedEventLog: Sendable {
   private let events = Mutex<[String]>([])
 
@@ -105,6 +110,15 @@ final class FeedEventLog: Sendable {
       line =
         "page g\(generation) \(start)..<\(end)" + (endReached ? " end" : "")
         + (reset ? " reset" : "")
+    case .itemsChanged(_, let generation, let changes, let count):
+      let steps = changes.map { step in
+        switch step {
+        case .insert(let index, let items): "insert \(index) \(items.count)"
+        case .remove(let index, let count): "remove \(index) \(count)"
+        case .update(let index, let items): "update \(index) \(items.count)"
+        }
+      }
+      line = "changed g\(generation) \(count) [\(steps.joined(separator: ", "))]"
     case .stateChanged(_, let state, let count, let error):
       line = "state \(state.rawValue) \(count)" + (error == nil ? "" : " !")
     }

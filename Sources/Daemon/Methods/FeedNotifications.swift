@@ -1,11 +1,13 @@
 import Protocol
 import Services
 
-/// `feeds/pageLoaded {feedId, generation, start, end, items, endReached, reset}`
-/// and `feeds/stateChanged {feedId, state, count, error?}`, where `error` is
+/// `feeds/pageLoaded {feedId, generation, start, end, items, endReached, reset}`,
+/// `feeds/itemsChanged {feedId, generation, changes, count}` and
+/// `feeds/stateChanged {feedId, state, count, error?}`, where `error` is
 /// the failed load's wire error object `{code, message, data?}`.
 enum FeedNotifications {
   static let pageLoaded = "feeds/pageLoaded"
+  static let itemsChanged = "feeds/itemsChanged"
   static let stateChanged = "feeds/stateChanged"
 
   /// The engine's events as notifications through `notify`; `method` names
@@ -25,6 +27,13 @@ enum FeedNotifications {
             "end": JSON(end), "items": .array(items), "endReached": JSON(endReached),
             "reset": JSON(reset),
           ])
+      case .itemsChanged(let feedId, let generation, let changes, let count):
+        notify(
+          itemsChanged,
+          [
+            "feedId": JSON(feedId), "generation": JSON(generation),
+            "changes": .array(changes.map(\.json)), "count": JSON(count),
+          ])
       case .stateChanged(let feedId, let state, let count, let error):
         var params: JSONObject = [
           "feedId": JSON(feedId), "state": JSON(state.rawValue), "count": JSON(count),
@@ -35,14 +44,15 @@ enum FeedNotifications {
     }
   }
 
-  /// Refreshes the products feeds after a product changed (here or in another
-  /// daemon): the refreshes have started, and `feeds/stateChanged
-  /// {state: "refreshing"}` is sent, when this returns; their pages follow.
+  /// Brings the products feeds up to date after a product changed (here or
+  /// in another daemon): their `feeds/itemsChanged` (or, for reloads,
+  /// `feeds/stateChanged {state: "refreshing"}`) are sent when this returns.
   static func productsChanged(
-    _ services: ServiceHub, notify: @escaping @Sendable (String, JSON?) -> Void
+    _ change: ProductChange, _ services: ServiceHub,
+    notify: @escaping @Sendable (String, JSON?) -> Void
   ) async {
-    await services.feeds.productsChanged(
-      notify: sender(notify, method: ProductNotifications.listUpdated))
+    await services.feeds.apply(
+      FeedSourceEvent(change), notify: sender(notify, method: ProductNotifications.listUpdated))
   }
 }
 

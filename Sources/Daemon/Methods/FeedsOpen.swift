@@ -1,11 +1,12 @@
 import Protocol
 import Services
 
-/// `feeds/open {source, query?, pageSize?}` → `{feedId, state}`: an idle,
+/// `feeds/open {source, query?, pageSize?, changes?}` → `{feedId, state}`: an idle,
 /// empty feed over a source's list; `query` holds that list's filters
 /// (products: `query`, `supplierId`, `sort`; quotes: `author`, `tag`; places:
 /// `category`, `x`, `y`, `radius`, `rect`, `sort`; photos: none). The feed
-/// sets the paging params itself.
+/// sets the paging params itself. `changes` (`diff`, the default, or
+/// `reset`) says how the feed follows changes of its source.
 enum FeedsOpen {
   static let sources = ["photos", "products", "places", "quotes"]
 
@@ -14,6 +15,9 @@ enum FeedsOpen {
     guard let name = try params.oneOf("source", sources) else { throw params.missing("source") }
     let query = try params.nested("query") ?? Params(nil, path: "query.")
     let pageSize = try params.int("pageSize", in: 1...100)
+    let changes =
+      try params.oneOf("changes", FeedChangeMode.allCases.map(\.rawValue))
+      .flatMap(FeedChangeMode.init(rawValue:)) ?? .diff
     for field in ["page", "limit", "size", "cursor"] where query.value(field) != nil {
       throw RPCError.invalidParams(
         field: "query." + field, reason: "is set by the feed (use pageSize)")
@@ -43,7 +47,7 @@ enum FeedsOpen {
       defaultPageSize = PlaceSearch.maxSize
     }
     let feedId = try await services.feeds.open(
-      source: source, pageSize: pageSize ?? defaultPageSize)
+      source: source, pageSize: pageSize ?? defaultPageSize, changes: changes)
     return ["feedId": JSON(feedId), "state": JSON(FeedState.idle.rawValue)]
   }
 

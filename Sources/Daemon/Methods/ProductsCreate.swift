@@ -11,7 +11,9 @@ enum ProductsCreate {
       supplierId: try params.string("supplierId", maxLength: 100))
     let product = try await context.daemon.services.products.create(
       draft, changed: ProductNotifications.sender(context.notify))
-    await FeedNotifications.productsChanged(context.daemon.services, notify: context.notify)
+    await FeedNotifications.productsChanged(
+      ProductChange(reason: .created, id: product.id, product: product), context.daemon.services,
+      notify: context.notify)
     return product.json
   }
 }

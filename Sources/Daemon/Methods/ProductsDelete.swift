@@ -1,4 +1,5 @@
 import Protocol
+import Services
 
 /// `products/delete {id}` → `{id}`, after `products/listUpdated`.
 enum ProductsDelete {
@@ -6,7 +7,8 @@ enum ProductsDelete {
     let id = try Params(params).requiredString("id", maxLength: 100)
     try await context.daemon.services.products.delete(
       id: id, changed: ProductNotifications.sender(context.notify))
-    await FeedNotifications.productsChanged(context.daemon.services, notify: context.notify)
+    await FeedNotifications.productsChanged(
+      ProductChange(reason: .deleted, id: id), context.daemon.services, notify: context.notify)
     return ["id": JSON(id)]
   }
 }

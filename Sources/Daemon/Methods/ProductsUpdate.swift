@@ -20,7 +20,9 @@ enum ProductsUpdate {
     let product = try await context.daemon.services.products.update(
       id: id, patch, expectedVersion: try params.int("expectedVersion", in: 0...Int.max),
       changed: ProductNotifications.sender(context.notify))
-    await FeedNotifications.productsChanged(context.daemon.services, notify: context.notify)
+    await FeedNotifications.productsChanged(
+      ProductChange(reason: .updated, id: product.id, product: product), context.daemon.services,
+      notify: context.notify)
     return product.json
   }
 

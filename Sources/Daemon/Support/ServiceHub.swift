@@ -99,7 +99,7 @@ final class ServiceHub: Sendable {
     Task { [self] in
       for await change in products.backend.externalChanges() {
         ProductNotifications.send(change, notify)
-        await FeedNotifications.productsChanged(self, notify: notify)
+        await FeedNotifications.productsChanged(change, self, notify: notify)
       }
     }
   }
@@ -141,7 +141,7 @@ final class ServiceHub: Sendable {
       "feeds": [
         "backend": "embedded",
         "methods": ["feeds/close", "feeds/items", "feeds/loadMore", "feeds/open", "feeds/refresh"],
-        "notifications": ["feeds/pageLoaded", "feeds/stateChanged"],
+        "notifications": ["feeds/itemsChanged", "feeds/pageLoaded", "feeds/stateChanged"],
       ],
     ]
   }

@@ -2,31 +2,34 @@ import Protocol
 
 /// The feeds of one client session: paginated lists whose state lives in the
 /// daemon (what is loaded, where the next page starts, whether a load runs,
-/// whether the end is reached).
+/// whether the end is reached), kept up to date as their sources change.
 ///
 /// Rules, per feed:
 /// - One fetch at a time. A `loadMore` while a fetch runs joins it: the
 ///   caller gets that fetch's range (or its error); no second upstream fetch.
-///   During a refresh that is the refresh's range. A fetch is never cancelled
+///   During a reload that is the reload's range. A fetch is never cancelled
 ///   by its callers (others may share it), only by `refresh` and `close`.
 /// - The next position moves only when a page arrived and decoded; after a
 ///   failure (`failed`) the next `loadMore` fetches the same page again.
-/// - `refresh` starts a new generation: it drops the loaded items at once,
-///   abandons (cancels) a running fetch and loads the first page. A page
-///   fetched for an older generation is never delivered; the callers of the
-///   abandoned fetch are answered with the outcome of the fetch that replaced it.
+/// - `refresh` reloads as many items as are loaded (at least one page) while
+///   they stay; when the reload arrived, one `pageLoaded` with `reset`
+///   replaces them (a new generation). A failed refresh leaves items,
+///   generation and next position as they were. A refresh abandons (cancels)
+///   a running fetch; the callers of the abandoned fetch are answered with
+///   the outcome of the fetch that replaced it.
 /// - Every load reports `stateChanged` when it starts and when it ends, and
-///   `pageLoaded` before the final `stateChanged` of a successful load; all of
-///   them are sent before the calls they answer return.
+///   `pageLoaded` (or `itemsChanged`) before the final `stateChanged` of a
+///   successful load; all of them are sent before the calls they answer return.
+/// - A live source's changes (`apply`) become `itemsChanged` steps on every
+///   feed whose loaded window they touch, before `apply` returns. A page
+///   fetched while changes arrived may predate them: when it lands, the
+///   records they named are brought up to date in it. `resync` (changes may
+///   have been missed), a source that cannot place a change by itself, and
+///   feeds opened with `changes: reset` reload the loaded items instead,
+///   after `changeRefreshDelay`, so that a burst of changes costs one reload.
 /// - Bounds: at most `maxOpenFeeds` feeds; at most `maxItemsPerFeed` items per
 ///   feed: the page that reaches the limit is cut to it and the feed ends
 ///   there (`endReached`, state `ended`); `refresh` starts it over.
-/// - A product change refreshes the products feeds at once (`refreshing` is
-///   reported before the call that made the change returns), but the fetch
-///   waits `changeRefreshDelay` first, and changes arriving while it waits join
-///   that refresh: it has not read anything yet, so it will see them. A burst
-///   of changes (a client creating 100 products) costs one refresh, not 100
-///   abandoned ones, each with its notification.
 public actor FeedEngine {
   public typealias Notify = @Sendable (FeedEvent) -> Void
 
@@ -36,35 +39,63 @@ public actor FeedEngine {
   /// (durable creates take about a millisecond each).
   public static let defaultChangeRefreshDelay = Duration.milliseconds(50)
 
+  /// What a fetch does with what it brings.
+  private enum FetchKind: Int, Comparable {
+    /// Appends the next page.
+    case append
+    /// Reloads the loaded items and sends the difference (`itemsChanged`).
+    case resync
+    /// Reloads the loaded items and replaces them (`pageLoaded` with `reset`).
+    case refresh
+
+    static func < (a: FetchKind, b: FetchKind) -> Bool { a.rawValue < b.rawValue }
+  }
+
   /// A fetch in progress, shared by the callers that joined it.
   private struct Fetch {
     /// Identifies the fetch among all of this engine's fetches.
     let token: UInt64
     let task: Task<FeedRange, any Error>
-    /// True when it loads the first page of a new generation.
-    let isRefresh: Bool
-    /// True while it waits before fetching (a refresh started by a change).
-    var waiting = false
+    let kind: FetchKind
+    /// True while it waits before fetching (a reload started by a change).
+    var waiting: Bool
+    /// The records that changed while it ran: what it brings may predate them.
+    var changed: [String] = []
   }
 
   /// One open feed.
-  private struct Feed {
+  private final class Feed {
     /// Where its pages come from.
     let source: any FeedSource
+    /// The same source when its list changes in place.
+    let live: (any LiveFeedSource)?
     /// Items per fetch.
     let pageSize: Int
+    let changes: FeedChangeMode
     /// The state last reported.
     var state = FeedState.idle
-    /// Grows by one at each refresh.
+    /// Grows by one at each refresh that arrived.
     var generation = 0
     /// The items loaded in this generation.
-    var items: [JSON] = []
-    /// Where the next page starts; nil before the first page.
+    var list = FeedList()
+    /// Where the next page starts; nil before the first page and at the end.
     var next: FeedPosition?
     /// True once the last page is loaded.
     var endReached = false
     /// The fetch in progress, if any.
     var fetch: Fetch?
+    /// A reload to start when the running fetch ends (it may have missed changes).
+    var reloadDue: FetchKind?
+
+    init(source: any FeedSource, pageSize: Int, changes: FeedChangeMode) {
+      self.source = source
+      live = source as? any LiveFeedSource
+      self.pageSize = pageSize
+      self.changes = changes
+    }
+
+    /// Whether the feed shows or is getting anything that a change could touch.
+    var isActive: Bool { list.isLoaded || fetch != nil }
   }
 
   /// Open feeds by id.
@@ -75,11 +106,13 @@ public actor FeedEngine {
   private var nextToken: UInt64 = 1
   /// For each abandoned fetch, the fetch that replaced it (its callers get that one's outcome).
   private var successors: [UInt64: Task<FeedRange, any Error>] = [:]
+  /// The newest state of recently changed records, by topic.
+  private var latest: [String: LatestRecords] = [:]
   /// Open feeds at most; `open` fails beyond it.
   public nonisolated let maxOpenFeeds: Int
   /// Items kept per feed at most.
   public nonisolated let maxItemsPerFeed: Int
-  /// How long a refresh started by a product change waits before it fetches.
+  /// How long a reload started by a change waits before it fetches.
   public nonisolated let changeRefreshDelay: Duration
 
   public init(
@@ -94,7 +127,9 @@ public actor FeedEngine {
 
   /// Opens an idle, empty feed over `source`; returns its id.
   /// - Throws: `InvalidArgument` when `maxOpenFeeds` feeds are open or `pageSize` is below 1.
-  public func open(source: any FeedSource, pageSize: Int) throws -> String {
+  public func open(source: any FeedSource, pageSize: Int, changes: FeedChangeMode = .diff) throws
+    -> String
+  {
     guard pageSize >= 1 else {
       throw InvalidArgument(field: "pageSize", reason: "must be at least 1")
     }
@@ -104,7 +139,7 @@ public actor FeedEngine {
     }
     let id = "feed-\(nextFeedNumber)"
     nextFeedNumber += 1
-    feeds[id] = Feed(source: source, pageSize: pageSize)
+    feeds[id] = Feed(source: source, pageSize: pageSize, changes: changes)
     return id
   }
 
@@ -125,17 +160,29 @@ public actor FeedEngine {
     let feed = try self.feed(id)
     if let fetch = feed.fetch { return fetch.task }
     if feed.endReached {
-      let range = FeedRange(start: feed.items.count, end: feed.items.count, endReached: true)
+      // After a failed refresh of an ended feed, the footer shows the end again.
+      if feed.state != .ended { setState(feed, id, .ended, notify: notify) }
+      let range = FeedRange(start: feed.list.count, end: feed.list.count, endReached: true)
       return Task { range }
     }
-    setState(id, .loading, notify: notify)
-    return startFetch(id, isRefresh: false, notify: notify)
+    setState(feed, id, .loading, notify: notify)
+    return startFetch(feed, id, .append, notify: notify)
   }
 
-  /// Starts a new generation from the first page; answers its range.
+  /// Reloads the loaded items and replaces them (a new generation); answers its range.
   /// - Throws: `NotFound` for an unknown feed; the source's error when the load fails.
   public func refresh(_ id: String, notify: @escaping Notify) async throws -> FeedRange {
     try await beginRefresh(id, notify: notify).value
+  }
+
+  /// Starts `refresh` and returns its fetch without waiting for it (see
+  /// `beginLoadMore`).
+  /// - Throws: `NotFound` for an unknown feed.
+  public func beginRefresh(_ id: String, notify: @escaping Notify) throws -> Task<
+    FeedRange, any Error
+  > {
+    let feed = try self.feed(id)
+    return startReload(feed, id, .refresh, after: nil, notify: notify)
   }
 
   /// Items `start..<end` of the feed (`end` past the count is cut to it).
@@ -146,15 +193,15 @@ public actor FeedEngine {
     guard end >= start else {
       throw InvalidArgument(field: "end", reason: "must be at least start")
     }
-    let count = feed.items.count
-    return Array(feed.items[min(start, count)..<min(end, count)])
+    let count = feed.list.count
+    return feed.list.items[min(start, count)..<min(end, count)].map(\.json)
   }
 
-  /// The feed's state and item count.
+  /// The feed's state, item count and generation.
   /// - Throws: `NotFound`.
   public func status(_ id: String) throws -> (state: FeedState, count: Int, generation: Int) {
     let feed = try self.feed(id)
-    return (feed.state, feed.items.count, feed.generation)
+    return (feed.state, feed.list.count, feed.generation)
   }
 
   /// Closes a feed; its running fetch is cancelled and its callers get `NotFound`.
@@ -175,16 +222,54 @@ public actor FeedEngine {
   /// The ids of the open feeds.
   public var openFeedIds: [String] { feeds.keys.sorted() }
 
-  /// A product changed: every products feed that has loaded or is loading
-  /// something starts a refresh (without waiting for it here), unless a
-  /// refresh that has not fetched yet covers the change.
-  public func productsChanged(notify: @escaping Notify) {
-    for (id, feed) in feeds where feed.source.name == "products" {
-      let pristine = feed.generation == 0 && feed.items.isEmpty && feed.fetch == nil
-      if pristine && feed.state == .idle { continue }
-      if feed.fetch?.waiting == true { continue }
-      _ = try? beginRefresh(id, after: changeRefreshDelay, notify: notify)
+  // MARK: - Changes
+
+  /// Applies what happened to a live source's records to every feed of its
+  /// topic: steps are sent (or reloads started, with `refreshing`) when this returns.
+  public func apply(_ event: FeedSourceEvent, notify: @escaping Notify) {
+    switch event {
+    case .resync(let topic):
+      for (id, feed) in feeds where feed.live?.topic == topic && feed.isActive {
+        reloadAfterChange(feed, id, notify: notify)
+      }
+    case .changed(let topic, let changes):
+      var records = latest[topic] ?? LatestRecords()
+      let fresh = changes.filter { records.keep($0) }
+      latest[topic] = records
+      guard !fresh.isEmpty else { return }
+      for (id, feed) in feeds {
+        guard let live = feed.live, live.topic == topic, feed.isActive else { continue }
+        feed.fetch?.changed += fresh.map(\.id)
+        guard feed.changes == .diff, live.appliesChanges else {
+          reloadAfterChange(feed, id, notify: notify)
+          continue
+        }
+        var steps: [FeedItemOp] = []
+        for change in fresh {
+          steps += feed.list.apply(
+            id: change.id, item: change.record.flatMap(live.item(for:)), limit: maxItemsPerFeed)
+        }
+        if !steps.isEmpty {
+          notify(
+            .itemsChanged(
+              feedId: id, generation: feed.generation, changes: steps, count: feed.list.count))
+        }
+      }
     }
+  }
+
+  /// Starts a reload of the feed's loaded items after a change, unless one
+  /// waits to start (it will see the change): a refresh for a feed opened
+  /// with `changes: reset`, else a resync. With a fetch running, the reload
+  /// starts when it ends.
+  private func reloadAfterChange(_ feed: Feed, _ id: String, notify: @escaping Notify) {
+    let kind = feed.changes == .reset ? FetchKind.refresh : .resync
+    if let fetch = feed.fetch {
+      if fetch.waiting && fetch.kind >= kind { return }
+      feed.reloadDue = max(feed.reloadDue ?? kind, kind)
+      return
+    }
+    _ = startReload(feed, id, kind, after: changeRefreshDelay, notify: notify)
   }
 
   // MARK: - Fetching
@@ -194,60 +279,78 @@ public actor FeedEngine {
     return feed
   }
 
-  /// Starts `refresh` and returns its fetch without waiting for it (see
-  /// `beginLoadMore`); the fetch starts after `delay` when one is given.
-  /// - Throws: `NotFound` for an unknown feed.
-  public func beginRefresh(
-    _ id: String, after delay: Duration? = nil, notify: @escaping Notify
-  ) throws -> Task<FeedRange, any Error> {
-    guard var feed = feeds[id] else { throw NotFound(resource: "feed", id: id) }
+  /// Abandons the running fetch and starts a reload, after `delay` if one is given.
+  private func startReload(
+    _ feed: Feed, _ id: String, _ kind: FetchKind, after delay: Duration?,
+    notify: @escaping Notify
+  ) -> Task<FeedRange, any Error> {
     let abandoned = feed.fetch
     abandoned?.task.cancel()
     feed.fetch = nil
-    feed.generation += 1
-    feed.items = []
-    feed.next = nil
-    feed.endReached = false
-    feeds[id] = feed
-    setState(id, .refreshing, notify: notify)
-    let task = startFetch(id, isRefresh: true, after: delay, notify: notify)
-    if let abandoned { successors[abandoned.token] = task }
+    feed.reloadDue = nil
+    setState(feed, id, .refreshing, notify: notify)
+    let task = startFetch(feed, id, kind, after: delay, notify: notify)
+    if let abandoned {
+      successors[abandoned.token] = task
+      // What it was told of changes, the reload must hear too.
+      feed.fetch?.changed = abandoned.changed
+    }
     return task
   }
 
-  /// Starts fetching the feed's next page, after `delay` if one is given.
-  /// The caller has checked that the feed exists.
+  /// Starts fetching for the feed, after `delay` if one is given: its next
+  /// page, or as many items as it holds (at least a page) for a reload.
   private func startFetch(
-    _ id: String, isRefresh: Bool, after delay: Duration? = nil, notify: @escaping Notify
+    _ feed: Feed, _ id: String, _ kind: FetchKind, after delay: Duration? = nil,
+    notify: @escaping Notify
   ) -> Task<FeedRange, any Error> {
     let token = nextToken
     nextToken += 1
-    let feed = feeds[id]
-    let source = feed?.source
-    let position = feed?.next
-    let pageSize = feed?.pageSize ?? 1
+    let (source, pageSize) = (feed.source, feed.pageSize)
+    let position = kind == .append ? feed.next : nil
+    let target = min(max(feed.list.count, pageSize), maxItemsPerFeed)
     let task = Task<FeedRange, any Error> {
       let outcome: Result<FeedPage, any Error>
       do {
-        guard let source else { throw NotFound(resource: "feed", id: id) }
         if let delay {
           // Cancelled by a refresh or a close while waiting: abandoned, like a cancelled fetch.
           try await Task.sleep(for: delay)
           self.stopWaiting(id, token: token)
         }
-        outcome = .success(try await source.fetch(after: position, pageSize: pageSize))
+        if kind == .append {
+          outcome = .success(try await source.fetch(after: position, pageSize: pageSize))
+        } else {
+          outcome = .success(try await Self.reload(source, pageSize: pageSize, target: target))
+        }
       } catch {
         outcome = .failure(error)
       }
       return try await self.complete(id, token: token, outcome, notify: notify)
     }
-    feeds[id]?.fetch = Fetch(token: token, task: task, isRefresh: isRefresh, waiting: delay != nil)
+    feed.fetch = Fetch(token: token, task: task, kind: kind, waiting: delay != nil)
     return task
+  }
+
+  /// The first `target` items of the source (whole pages, so more when the
+  /// last page is not full), as one page.
+  private static func reload(_ source: any FeedSource, pageSize: Int, target: Int) async throws
+    -> FeedPage
+  {
+    let size = source.reloadPageSize(pageSize: pageSize, target: target)
+    var items: [FeedItem] = []
+    var position: FeedPosition?
+    repeat {
+      let page = try await source.fetch(after: position, pageSize: size)
+      items += page.items
+      position = page.next
+    } while position != nil && items.count < target
+    return FeedPage(items: items, next: position)
   }
 
   /// A delayed fetch is about to read: a change from now on may come too late for it.
   private func stopWaiting(_ id: String, token: UInt64) {
-    if feeds[id]?.fetch?.token == token { feeds[id]?.fetch?.waiting = false }
+    guard let feed = feeds[id], feed.fetch?.token == token else { return }
+    feed.fetch?.waiting = false
   }
 
   /// Applies a fetch's outcome, unless a refresh or a close abandoned it.
@@ -256,47 +359,99 @@ public actor FeedEngine {
     notify: @escaping Notify
   ) async throws -> FeedRange {
     let successor = successors.removeValue(forKey: token)
-    guard var feed = feeds[id] else { throw NotFound(resource: "feed", id: id) }
+    guard let feed = feeds[id] else { throw NotFound(resource: "feed", id: id) }
     guard let fetch = feed.fetch, fetch.token == token else {
       // Abandoned: its page (or error) belongs to an older generation.
       guard let successor else { throw NotFound(resource: "feed", id: id) }
       return try await successor.value
     }
     feed.fetch = nil
+    let page: FeedPage
     switch outcome {
     case .failure(let error):
-      feeds[id] = feed
-      setState(id, .failed, error: error, notify: notify)
+      feed.reloadDue = nil
+      setState(feed, id, .failed, error: error, notify: notify)
       throw error
-    case .success(let page):
-      let start = feed.items.count
-      var items = page.items
-      var next = page.next
-      let room = maxItemsPerFeed - start
-      if items.count >= room {
-        // The item limit: the feed ends here.
-        items = Array(items.prefix(room))
-        next = nil
-      }
-      feed.items += items
-      feed.next = next
-      feed.endReached = next == nil
-      feeds[id] = feed
-      let end = feed.items.count
+    case .success(let arrived):
+      page = arrived
+    }
+    var items = page.items
+    var next = page.next
+    let base = fetch.kind == .append ? feed.list.count : 0
+    let cut = items.count >= maxItemsPerFeed - base
+    if cut {
+      // The item limit: the feed ends here.
+      items = Array(items.prefix(maxItemsPerFeed - base))
+      next = nil
+    }
+    var list = fetch.kind == .append ? feed.list : FeedList()
+    list.append(items, complete: next == nil && !cut)
+    if cut { list.closeAtLastItem() }
+    feed.next = next
+    feed.endReached = next == nil
+    let range: FeedRange
+    switch fetch.kind {
+    case .append:
+      feed.list = list
       notify(
         .pageLoaded(
-          feedId: id, generation: feed.generation, start: start, end: end, items: items,
-          endReached: feed.endReached, reset: fetch.isRefresh))
-      setState(id, feed.endReached ? .ended : .idle, notify: notify)
-      return FeedRange(start: start, end: end, endReached: feed.endReached)
+          feedId: id, generation: feed.generation, start: base, end: list.count,
+          items: items.map(\.json), endReached: feed.endReached, reset: false))
+      let steps = bringUpToDate(feed, fetch.changed, in: &feed.list)
+      if !steps.isEmpty {
+        notify(
+          .itemsChanged(
+            feedId: id, generation: feed.generation, changes: steps, count: feed.list.count))
+      }
+      range = FeedRange(start: base, end: list.count, endReached: feed.endReached)
+    case .refresh:
+      _ = bringUpToDate(feed, fetch.changed, in: &list)
+      feed.list = list
+      feed.generation += 1
+      notify(
+        .pageLoaded(
+          feedId: id, generation: feed.generation, start: 0, end: list.count,
+          items: list.items.map(\.json), endReached: feed.endReached, reset: true))
+      range = FeedRange(start: 0, end: list.count, endReached: feed.endReached)
+    case .resync:
+      _ = bringUpToDate(feed, fetch.changed, in: &list)
+      let steps = feed.list.replace(with: list)
+      if !steps.isEmpty {
+        notify(
+          .itemsChanged(
+            feedId: id, generation: feed.generation, changes: steps, count: feed.list.count))
+      }
+      range = FeedRange(start: 0, end: list.count, endReached: feed.endReached)
     }
+    setState(feed, id, feed.endReached ? .ended : .idle, notify: notify)
+    if let due = feed.reloadDue {
+      _ = startReload(feed, id, due, after: nil, notify: notify)
+    }
+    return range
+  }
+
+  /// Puts the newest known state of each record in `changed` into `list`;
+  /// returns the steps.
+  private func bringUpToDate(_ feed: Feed, _ changed: [String], in list: inout FeedList)
+    -> [FeedItemOp]
+  {
+    guard let live = feed.live, live.appliesChanges, !changed.isEmpty,
+      let records = latest[live.topic]
+    else { return [] }
+    var steps: [FeedItemOp] = []
+    var seen = Set<String>()
+    for id in changed where seen.insert(id).inserted {
+      guard let entry = records.latest(id) else { continue }
+      steps += list.apply(
+        id: id, item: entry.record.flatMap(live.item(for:)), limit: maxItemsPerFeed)
+    }
+    return steps
   }
 
   private func setState(
-    _ id: String, _ state: FeedState, error: (any Error)? = nil, notify: Notify
+    _ feed: Feed, _ id: String, _ state: FeedState, error: (any Error)? = nil, notify: Notify
   ) {
-    guard let count = feeds[id]?.items.count else { return }
-    feeds[id]?.state = state
-    notify(.stateChanged(feedId: id, state: state, count: count, error: error))
+    feed.state = state
+    notify(.stateChanged(feedId: id, state: state, count: feed.list.count, error: error))
   }
 }

@@ -9,12 +9,12 @@ public enum FeedPosition: Sendable, Hashable {
 
 /// One page a source returned.
 public struct FeedPage: Sendable, Hashable {
-  /// The page's items in their wire shape.
-  public let items: [JSON]
+  /// The page's items.
+  public let items: [FeedItem]
   /// Where the page after this one starts; nil when this page is the last.
   public let next: FeedPosition?
 
-  public init(items: [JSON], next: FeedPosition?) {
+  public init(items: [FeedItem], next: FeedPosition?) {
     self.items = items
     self.next = next
   }
@@ -27,4 +27,12 @@ public protocol FeedSource: Sendable {
   /// The page that starts at `position` (nil: the first page), of at most `pageSize` items.
   /// - Throws: the service's errors (`UpstreamFailure`, …), `CancellationError`.
   func fetch(after position: FeedPosition?, pageSize: Int) async throws -> FeedPage
+  /// The page size a reload of `target` items fetches with, for a feed of
+  /// `pageSize`: a source whose positions are cursors can take larger pages.
+  func reloadPageSize(pageSize: Int, target: Int) -> Int
+}
+
+extension FeedSource {
+  /// The feed's own page size: page numbers only hold for the size they were counted in.
+  public func reloadPageSize(pageSize: Int, target: Int) -> Int { pageSize }
 }

@@ -11,28 +11,8 @@ public struct PhotosFeedSource: FeedSource {
 
   public func fetch(after position: FeedPosition?, pageSize: Int) async throws -> FeedPage {
     let page = try await service.list(page: position?.pageNumber ?? 1, limit: pageSize)
-    return FeedPage(items: page.items.map(\.json), next: page.nextPage.map(FeedPosition.page))
-  }
-}
-
-/// Pages of `products/list` for one query (search text, supplier, sort), by keyset cursor.
-public struct ProductsFeedSource: FeedSource {
-  public let service: ProductsService
-  /// The list params; the feed sets `cursor` and `limit`.
-  public let query: ProductListQuery
-  public var name: String { "products" }
-
-  public init(service: ProductsService, query: ProductListQuery) {
-    self.service = service
-    self.query = query
-  }
-
-  public func fetch(after position: FeedPosition?, pageSize: Int) async throws -> FeedPage {
-    var query = query
-    query.limit = pageSize
-    query.cursor = position?.cursorValue
-    let page = try await service.list(query)
-    return FeedPage(items: page.items.map(\.json), next: page.nextCursor.map(FeedPosition.cursor))
+    return FeedPage(
+      items: page.items.map { FeedItem(json: $0.json) }, next: page.nextPage.map(FeedPosition.page))
   }
 }
 
@@ -59,7 +39,8 @@ public struct QuotesFeedSource: FeedSource {
     let page = try await service.list(
       page: position?.pageNumber ?? 1, limit: pageSize, author: author, tag: tag,
       loading: loading)
-    return FeedPage(items: page.items.map(\.json), next: page.nextPage.map(FeedPosition.page))
+    return FeedPage(
+      items: page.items.map { FeedItem(json: $0.json) }, next: page.nextPage.map(FeedPosition.page))
   }
 }
 

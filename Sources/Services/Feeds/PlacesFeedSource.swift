@@ -17,7 +17,8 @@ public struct PlacesFeedSource: FeedSource {
     let page = position?.pageNumber ?? 1
     let result = try await service.search(try search.page(page, size: pageSize))
     let isEnd = result.meta.isEnd || page >= PlaceSearch.maxPage || result.items.isEmpty
-    return FeedPage(items: result.items.map(\.json), next: isEnd ? nil : .page(page + 1))
+    return FeedPage(
+      items: result.items.map { FeedItem(json: $0.json) }, next: isEnd ? nil : .page(page + 1))
   }
 }
 

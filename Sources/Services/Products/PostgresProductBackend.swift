@@ -606,7 +606,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     else { return nil }
     guard reason != .resync else { return ProductChange(reason: .resync, id: nil) }
     let id = String(parts[1])
-    let product = reason == .updated ? try? await get(id: id) : nil
+    let product = reason != .deleted ? try? await get(id: id) : nil
     return ProductChange(reason: reason, id: id, product: product)
   }
 }

@@ -364,7 +364,7 @@ public final class SQLiteProductBackend: ProductBackend {
             } else {
               for (_, reason, productID) in entries {
                 guard let reason = ProductChange.Reason(rawValue: reason) else { continue }
-                let product = reason == .updated ? try? await self?.get(id: String(productID)) : nil
+                let product = reason != .deleted ? try? await self?.get(id: String(productID)) : nil
                 continuation.yield(
                   ProductChange(reason: reason, id: String(productID), product: product))
               }

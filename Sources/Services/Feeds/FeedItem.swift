@@ -1,0 +1,74 @@
+import Protocol
+
+/// One item of a feed: its wire value, the id it is known by, and, for a
+/// live source, where it sorts in the source's list.
+public struct FeedItem: Sendable, Hashable {
+  /// The item's `id` member (what diffs match items by).
+  public let id: String
+  /// Where the item sorts; nil for sources whose lists do not change in place.
+  public let key: FeedSortKey?
+  /// The item as the source's list method returns it.
+  public let json: JSON
+
+  public init(id: String, key: FeedSortKey?, json: JSON) {
+    self.id = id
+    self.key = key
+    self.json = json
+  }
+
+  /// An item of a source that does not change in place, known by its `id` member.
+  public init(json: JSON) {
+    self.init(id: json["id"]?.stringValue ?? "", key: nil, json: json)
+  }
+}
+
+/// Where an item sorts in a live source's list, exactly as the source's
+/// database orders it: a primary value (an integer, or text compared byte
+/// by byte as SQLite's BINARY and PostgreSQL's "C" collations do), then a
+/// numeric tiebreak (the row id), both ascending or both descending.
+public struct FeedSortKey: Sendable, Hashable, Comparable {
+  public enum Primary: Sendable, Hashable {
+    case integer(Int64)
+    /// UTF-8 bytes, compared as `memcmp` compares them.
+    case bytes([UInt8])
+  }
+
+  public let primary: Primary
+  public let tiebreak: Int64
+  /// True when larger values come first.
+  public let descending: Bool
+
+  public init(_ primary: Primary, tiebreak: Int64 = 0, descending: Bool = false) {
+    self.primary = primary
+    self.tiebreak = tiebreak
+    self.descending = descending
+  }
+
+  public init(text: String, tiebreak: Int64 = 0, descending: Bool = false) {
+    self.init(.bytes(Array(text.utf8)), tiebreak: tiebreak, descending: descending)
+  }
+
+  /// True when `a` comes before `b` in the list.
+  public static func < (a: FeedSortKey, b: FeedSortKey) -> Bool {
+    let order = a.ascendingOrder(b)
+    return a.descending ? order > 0 : order < 0
+  }
+
+  /// Negative, zero or positive as `self` is below, equal to or above `other` in ascending order.
+  private func ascendingOrder(_ other: FeedSortKey) -> Int {
+    let primaryOrder: Int
+    switch (primary, other.primary) {
+    case (.integer(let a), .integer(let b)): primaryOrder = a < b ? -1 : a > b ? 1 : 0
+    case (.bytes(let a), .bytes(let b)): primaryOrder = Self.compare(a, b)
+    case (.integer, .bytes): primaryOrder = -1
+    case (.bytes, .integer): primaryOrder = 1
+    }
+    if primaryOrder != 0 { return primaryOrder }
+    return tiebreak < other.tiebreak ? -1 : tiebreak > other.tiebreak ? 1 : 0
+  }
+
+  private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
+    return a.count - b.count
+  }
+}

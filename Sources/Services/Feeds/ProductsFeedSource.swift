@@ -1,0 +1,88 @@
+import Protocol
+
+/// Pages of `products/list` for one query (search text, supplier, sort), by
+/// keyset cursor. Live: a product created, updated or deleted is placed in a
+/// feed's loaded items by its sort key, as the catalog's own order puts it.
+public struct ProductsFeedSource: LiveFeedSource {
+  public let service: ProductsService
+  /// The list params; the feed sets `cursor` and `limit`.
+  public let query: ProductListQuery
+  public var name: String { "products" }
+  public var topic: String { "products" }
+  /// The GraphQL upstream sorts by times it may not report: its feeds reload to see a change.
+  public var appliesChanges: Bool { service.backend.kind != "remote" }
+  /// The search text as `search_text` holds it (lowercased UTF-8); nil for none.
+  private let searchBytes: [UInt8]?
+
+  /// The largest page `products/list` returns.
+  static let maxPageSize = 100
+
+  public init(service: ProductsService, query: ProductListQuery) {
+    self.service = service
+    self.query = query
+    searchBytes = query.query.flatMap { $0.isEmpty ? nil : Array($0.lowercased().utf8) }
+  }
+
+  public func fetch(after position: FeedPosition?, pageSize: Int) async throws -> FeedPage {
+    var query = query
+    query.limit = pageSize
+    query.cursor = position?.cursorValue
+    let page = try await service.list(query)
+    return FeedPage(
+      items: page.items.map(item(of:)), next: page.nextCursor.map(FeedPosition.cursor))
+  }
+
+  public func reloadPageSize(pageSize: Int, target: Int) -> Int {
+    min(Self.maxPageSize, max(pageSize, target))
+  }
+
+  public func item(for record: FeedRecord) -> FeedItem? {
+    guard case .product(let product) = record, matches(product) else { return nil }
+    return item(of: product)
+  }
+
+  /// Whether the list's filters let `product` in: its supplier, and the
+  /// search text as a substring of either name, as the catalogs' `LIKE` finds it.
+  func matches(_ product: Product) -> Bool {
+    if let supplierId = query.supplierId, product.supplier?.id != supplierId { return false }
+    guard let searchBytes else { return true }
+    let text = Array(ProductSearch.text(nameKo: product.nameKo, nameEn: product.nameEn).utf8)
+    guard searchBytes.count <= text.count else { return false }
+    return (0...(text.count - searchBytes.count)).contains { start in
+      text[start..<start + searchBytes.count].elementsEqual(searchBytes)
+    }
+  }
+
+  /// The product's item, its key the list's `ORDER BY` (the sort's column, then the id).
+  func item(of product: Product) -> FeedItem {
+    let id = Int64(product.id) ?? 0
+    let key =
+      switch query.sort {
+      // Fixed-width RFC 3339 UTC times sort as their instants do.
+      case .newest: FeedSortKey(text: product.createdAt ?? "", tiebreak: id, descending: true)
+      case .priceAsc: FeedSortKey(.integer(Int64(product.price)), tiebreak: id)
+      case .priceDesc: FeedSortKey(.integer(Int64(product.price)), tiebreak: id, descending: true)
+      case .name: FeedSortKey(text: product.nameKo, tiebreak: id)
+      }
+    return FeedItem(id: product.id, key: key, json: product.json)
+  }
+}
+
+extension FeedSourceEvent {
+  /// What a change of the catalog means to products feeds: the product as
+  /// it is now, its removal, or a resync when the change does not say.
+  public init(_ change: ProductChange) {
+    switch (change.reason, change.id, change.product) {
+    case (.created, _, let product?), (.updated, _, let product?):
+      self = .changed(
+        topic: "products",
+        [FeedRecordChange(id: product.id, version: product.version, record: .product(product))])
+    case (.deleted, let id?, _):
+      // Ids are never reused: nothing comes after a delete.
+      self = .changed(
+        topic: "products", [FeedRecordChange(id: id, version: Int.max, record: nil)])
+    default:
+      self = .resync(topic: "products")
+    }
+  }
+}
