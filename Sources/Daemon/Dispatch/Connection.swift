@@ -273,10 +273,14 @@ final class Connection: @unchecked Sendable {
       sink.send(body)
     }
     let lane = handler.lane?(params).map { (key: $0, turn: LaneTurn()) }
+    let sequence = RequestSequence()
     let context = RequestContext(
       id: id, method: method, daemon: daemon, notify: notify,
       progress: ProgressReporter(params: params, notify: notify),
-      leaveLane: { lane?.turn.leave() })
+      leaveLane: { lane?.turn.leave() },
+      reply: { [self] result in
+        if let number = sequence.number { finish(number, .result(result)) }
+      })
     switch handler.body {
     case .inline(let body):
       let reply: Reply
@@ -288,11 +292,11 @@ final class Connection: @unchecked Sendable {
       send(reply, id: id, to: target, wake: wake)
       daemon.timings.record(method, since: request.received)
     case .task(let body):
-      runTask(request, lane: lane, startsOnReader: handler.startsOnReader) {
+      runTask(request, sequence, lane: lane, startsOnReader: handler.startsOnReader) {
         .result(try await body(params, context))
       }
     case .encodingTask(let body):
-      runTask(request, lane: lane, startsOnReader: handler.startsOnReader) {
+      runTask(request, sequence, lane: lane, startsOnReader: handler.startsOnReader) {
         .encodedResult(try await body(params, context))
       }
     }
@@ -309,11 +313,12 @@ final class Connection: @unchecked Sendable {
   /// spread over the pool instead, so its requests run in parallel) and no
   /// other handler is running.
   private func runTask(
-    _ request: Queued, lane: (key: String, turn: LaneTurn)?, startsOnReader: Bool,
-    _ body: @escaping @Sendable () async throws -> Reply
+    _ request: Queued, _ number: RequestSequence, lane: (key: String, turn: LaneTurn)?,
+    startsOnReader: Bool, _ body: @escaping @Sendable () async throws -> Reply
   ) {
     let method = request.method
     let (sequence, runsAlone) = register(request)
+    number.number = sequence
     let work: @Sendable () async -> Void = { [self] in
       guard start(sequence) else { return }
       let reply: Reply

@@ -14,6 +14,11 @@ struct RequestContext: Sendable {
   /// returns: call it once the request has taken effect, before a long wait
   /// that later requests may share. Does nothing without a lane.
   var leaveLane: @Sendable () -> Void = {}
+  /// Sends the result now, before the handler returns (what it returns then
+  /// is not sent): for a result that must be ordered with notifications that
+  /// other tasks send, such as a feed's items and the feed's changes, which
+  /// the feed engine sends in the one order it applies them.
+  var reply: @Sendable (JSON) -> Void = { _ in }
 }
 
 /// `$/progress` notifications for one request's long work (LSP work-done progress).

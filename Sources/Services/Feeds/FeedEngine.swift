@@ -185,16 +185,22 @@ public actor FeedEngine {
     return startReload(feed, id, .refresh, after: nil, notify: notify)
   }
 
-  /// Items `start..<end` of the feed (`end` past the count is cut to it).
+  /// Items `start..<end` of the feed (`end` past the count is cut to it),
+  /// also given to `deliver` before this returns: notifications the engine
+  /// sends later cannot overtake what `deliver` sends.
   /// - Throws: `NotFound`; `InvalidArgument` when `start` is negative or above `end`.
-  public func items(_ id: String, start: Int, end: Int) throws -> [JSON] {
+  public func items(
+    _ id: String, start: Int, end: Int, deliver: ([JSON]) -> Void = { _ in }
+  ) throws -> [JSON] {
     let feed = try self.feed(id)
     guard start >= 0 else { throw InvalidArgument(field: "start", reason: "must be at least 0") }
     guard end >= start else {
       throw InvalidArgument(field: "end", reason: "must be at least start")
     }
     let count = feed.list.count
-    return feed.list.items[min(start, count)..<min(end, count)].map(\.json)
+    let items = feed.list.items[min(start, count)..<min(end, count)].map(\.json)
+    deliver(items)
+    return items
   }
 
   /// The feed's state, item count and generation.
