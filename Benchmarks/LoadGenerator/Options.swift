@@ -9,6 +9,7 @@ struct Options {
            catalogd-bench --products N [--postgres] [--json]
            catalogd-bench --feeds [--photo-files N] [--feed-products N] [--open-feeds N] [--json]
            catalogd-bench --places N [--json]
+           catalogd-bench --live-feeds [--feed-products N] [--open-feeds N] [--postgres] [--json]
 
       --binary PATH      the daemon (default $CATALOGD_BIN, else .build/release/catalogd)
       --requests N       pipelined echo requests per framing; 0 skips (default 100000)
@@ -28,6 +29,9 @@ struct Options {
       --photo-files N    image files generated once into .build/bench-data/photos-N (100000)
       --feed-products N  the products feed's catalog, seeded like --products (100000)
       --open-feeds N     feeds held open at once in one daemon for the memory figure (1000)
+      --live-feeds       only the live feed figures: one create reaching N open products feeds
+                         of 200 items (N from --open-feeds), another daemon's change reaching a
+                         feed (with --postgres on PostgreSQL too, --feed-products products)
       --places N         only the places figures, on N places (seeded once into
                          .build/bench-data/places-N with `catalogd import places FILE`)
     """
@@ -43,6 +47,7 @@ struct Options {
   var products = 0
   var postgres = false
   var feeds = false
+  var liveFeeds = false
   var photoFiles = 100_000
   var feedProducts = 100_000
   var openFeeds = 1_000
@@ -78,6 +83,7 @@ struct Options {
       case "--products": products = try count()
       case "--postgres": postgres = true
       case "--feeds": feeds = true
+      case "--live-feeds": liveFeeds = true
       case "--photo-files": photoFiles = max(1, try count())
       case "--feed-products": feedProducts = max(1, try count())
       case "--open-feeds": openFeeds = max(1, try count())

@@ -39,6 +39,13 @@ func run(_ arguments: ArraySlice<String>) async -> Int32 {
       printError("catalogd-bench: \(error)")
       return 1
     }
+  } else if options.liveFeeds {
+    do {
+      try LiveFeedsBenchmark(options: options).run(into: &report)
+    } catch {
+      printError("catalogd-bench: \(error)")
+      return 1
+    }
   } else if options.feeds {
     do {
       try FeedsBenchmark(options: options).run(into: &report)
