@@ -1,4 +1,5 @@
 import Glibc
+import Services
 
 /// The live feed figures of issue 13, through the daemon on a catalog of
 /// `--feed-products` products: one create delivered as `feeds/itemsChanged`
