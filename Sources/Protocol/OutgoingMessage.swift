@@ -39,6 +39,13 @@ public enum OutgoingMessage {
     }
     output.append(UInt8(ascii: "}"))
   }
+
+  /// The body of a notification.
+  public static func notification(method: String, params: JSON?) -> [UInt8] {
+    var body: [UInt8] = []
+    notification(method: method, params: params, into: &body)
+    return body
+  }
 }
 
 /// The outcome of one request: what goes into its reply.

@@ -41,11 +41,12 @@ enum ServeCommand {
     let daemon = DaemonContext(
       configuration: configuration, services: ServiceHub(configuration: configuration),
       queuedOutputBytes: { outbox.queuedBytes })
-    daemon.services.setUnsolicitedNotifications { method, params in
-      var body: [UInt8] = []
-      OutgoingMessage.notification(method: method, params: params, into: &body)
-      outbox.send(body)
-    }
+    daemon.services.setUnsolicitedNotifications(
+      { method, params in outbox.send(OutgoingMessage.notification(method: method, params: params))
+      },
+      all: { notifications in
+        outbox.send(all: notifications.map { OutgoingMessage.notification(method: $0, params: $1) })
+      })
     let connection = Connection(
       sink: outbox, daemon: daemon, methods: MethodRegistry.all,
       onExit: { status in

@@ -272,10 +272,13 @@ final class Connection: @unchecked Sendable {
       OutgoingMessage.notification(method: method, params: params, into: &body)
       sink.send(body)
     }
+    let notifyAll: @Sendable ([(method: String, params: JSON?)]) -> Void = { [sink] in
+      sink.send(all: $0.map { OutgoingMessage.notification(method: $0.method, params: $0.params) })
+    }
     let lane = handler.lane?(params).map { (key: $0, turn: LaneTurn()) }
     let sequence = RequestSequence()
     let context = RequestContext(
-      id: id, method: method, daemon: daemon, notify: notify,
+      id: id, method: method, daemon: daemon, notify: notify, notifyAll: notifyAll,
       progress: ProgressReporter(params: params, notify: notify),
       leaveLane: { lane?.turn.leave() },
       reply: { [self] result in

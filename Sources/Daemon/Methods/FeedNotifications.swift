@@ -16,31 +16,48 @@ enum FeedNotifications {
     -> FeedEngine.Notify
   {
     { event in
-      switch event {
-      case .pageLoaded(
-        let feedId, let generation, let start, let end, let items, let endReached,
-        let reset):
-        notify(
-          pageLoaded,
-          [
-            "feedId": JSON(feedId), "generation": JSON(generation), "start": JSON(start),
-            "end": JSON(end), "items": .array(items), "endReached": JSON(endReached),
-            "reset": JSON(reset),
-          ])
-      case .itemsChanged(let feedId, let generation, let changes, let count):
-        notify(
-          itemsChanged,
-          [
-            "feedId": JSON(feedId), "generation": JSON(generation),
-            "changes": .array(changes.map(\.json)), "count": JSON(count),
-          ])
-      case .stateChanged(let feedId, let state, let count, let error):
-        var params: JSONObject = [
-          "feedId": JSON(feedId), "state": JSON(state.rawValue), "count": JSON(count),
+      let (name, params) = notification(event, method: method)
+      notify(name, params)
+    }
+  }
+
+  /// Runs of the engine's events as runs of notifications through `notifyAll`.
+  static func runSender(
+    _ notifyAll: @escaping @Sendable ([(method: String, params: JSON?)]) -> Void, method: String
+  ) -> FeedEngine.NotifyAll {
+    { events in notifyAll(events.map { notification($0, method: method) }) }
+  }
+
+  /// The notification of one of the engine's events.
+  private static func notification(_ event: FeedEvent, method: String) -> (
+    method: String, params: JSON?
+  ) {
+    switch event {
+    case .pageLoaded(
+      let feedId, let generation, let start, let end, let items, let endReached,
+      let reset):
+      return (
+        pageLoaded,
+        [
+          "feedId": JSON(feedId), "generation": JSON(generation), "start": JSON(start),
+          "end": JSON(end), "items": .array(items), "endReached": JSON(endReached),
+          "reset": JSON(reset),
         ]
-        if let error { params["error"] = wireError(error, method: method).json }
-        notify(stateChanged, .object(params))
-      }
+      )
+    case .itemsChanged(let feedId, let generation, let changes, let count):
+      return (
+        itemsChanged,
+        [
+          "feedId": JSON(feedId), "generation": JSON(generation),
+          "changes": .array(changes.map(\.json)), "count": JSON(count),
+        ]
+      )
+    case .stateChanged(let feedId, let state, let count, let error):
+      var params: JSONObject = [
+        "feedId": JSON(feedId), "state": JSON(state.rawValue), "count": JSON(count),
+      ]
+      if let error { params["error"] = wireError(error, method: method).json }
+      return (stateChanged, .object(params))
     }
   }
 
@@ -49,10 +66,13 @@ enum FeedNotifications {
   /// `feeds/stateChanged {state: "refreshing"}`) are sent when this returns.
   static func productsChanged(
     _ change: ProductChange, _ services: ServiceHub,
-    notify: @escaping @Sendable (String, JSON?) -> Void
+    notify: @escaping @Sendable (String, JSON?) -> Void,
+    notifyAll: @escaping @Sendable ([(method: String, params: JSON?)]) -> Void
   ) async {
+    let method = ProductNotifications.listUpdated
     await services.feeds.apply(
-      FeedSourceEvent(change), notify: sender(notify, method: ProductNotifications.listUpdated))
+      FeedSourceEvent(change), notify: sender(notify, method: method),
+      notifyAll: runSender(notifyAll, method: method))
   }
 }
 

@@ -13,7 +13,7 @@ enum ProductsCreate {
       draft, changed: ProductNotifications.sender(context.notify))
     await FeedNotifications.productsChanged(
       ProductChange(reason: .created, id: product.id, product: product), context.daemon.services,
-      notify: context.notify)
+      notify: context.notify, notifyAll: context.notifyAll)
     return product.json
   }
 }

@@ -8,7 +8,8 @@ enum ProductsDelete {
     try await context.daemon.services.products.delete(
       id: id, changed: ProductNotifications.sender(context.notify))
     await FeedNotifications.productsChanged(
-      ProductChange(reason: .deleted, id: id), context.daemon.services, notify: context.notify)
+      ProductChange(reason: .deleted, id: id), context.daemon.services,
+      notify: context.notify, notifyAll: context.notifyAll)
     return ["id": JSON(id)]
   }
 }

@@ -22,7 +22,7 @@ enum ProductsUpdate {
       changed: ProductNotifications.sender(context.notify))
     await FeedNotifications.productsChanged(
       ProductChange(reason: .updated, id: product.id, product: product), context.daemon.services,
-      notify: context.notify)
+      notify: context.notify, notifyAll: context.notifyAll)
     return product.json
   }
 

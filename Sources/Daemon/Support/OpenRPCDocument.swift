@@ -427,6 +427,18 @@ enum OpenRPCDocument {
           },
           "description": "items per fetch (places: at most 15); default the source's list default (photos 30, products 20, quotes 20, places 15)",
           "required": false
+        },
+        {
+          "name": "changes",
+          "schema": {
+            "enum": [
+              "diff",
+              "reset"
+            ],
+            "default": "diff"
+          },
+          "description": "how the feed follows changes of its source (products; a photos folder): diff sends feeds/itemsChanged; reset refreshes (feeds/pageLoaded with reset), keeping the loaded count, for clients that only handle pages",
+          "required": false
         }
       ],
       "result": {
@@ -471,7 +483,7 @@ enum OpenRPCDocument {
     },
     {
       "name": "feeds/refresh",
-      "summary": "Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a running load (its callers get this reply's range) and loads the first page; start is 0.",
+      "summary": "Pull-to-refresh: reloads as many items as are loaded (at least one page) while the loaded items stay; when the reload arrived, feeds/pageLoaded {reset: true} replaces them (a new generation). A running load is abandoned (its callers get this reply's range). A failed refresh leaves items, generation and the next page as they were (feeds/stateChanged failed, with the error), and the feed stays usable; start is 0.",
       "paramStructure": "by-name",
       "params": [
         {
@@ -1365,6 +1377,81 @@ enum OpenRPCDocument {
           }
         }
       },
+      "FeedItemChange": {
+        "description": "one step of feeds/itemsChanged, at the index the list has when it is applied",
+        "oneOf": [
+          {
+            "type": "object",
+            "title": "FeedInsert",
+            "required": [
+              "op",
+              "index",
+              "items"
+            ],
+            "properties": {
+              "op": {
+                "const": "insert"
+              },
+              "index": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object"
+                }
+              }
+            }
+          },
+          {
+            "type": "object",
+            "title": "FeedRemove",
+            "required": [
+              "op",
+              "index",
+              "count"
+            ],
+            "properties": {
+              "op": {
+                "const": "remove"
+              },
+              "index": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "count": {
+                "type": "integer",
+                "minimum": 1
+              }
+            }
+          },
+          {
+            "type": "object",
+            "title": "FeedUpdate",
+            "required": [
+              "op",
+              "index",
+              "items"
+            ],
+            "properties": {
+              "op": {
+                "const": "update"
+              },
+              "index": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "items": {
+                "type": "array",
+                "items": {
+                  "type": "object"
+                }
+              }
+            }
+          }
+        ]
+      },
       "FeedState": {
         "enum": [
           "idle",
@@ -1808,6 +1895,39 @@ enum OpenRPCDocument {
           },
           "reset": {
             "type": "boolean"
+          }
+        }
+      }
+    },
+    {
+      "name": "feeds/itemsChanged",
+      "direction": "server→client",
+      "summary": "The feed's loaded items changed in place (a product created, updated or deleted by any writer of the catalog; a file of a photos folder added, removed or changed; a reload after changes may have been missed): apply changes in order. insert puts items at index; remove takes count items from index; update replaces the items from index on. A move is a remove and an insert. count is the number of items after the changes. Only sent to feeds opened with changes: diff (the default). Precedes the reply of the request that caused it.",
+      "params": {
+        "type": "object",
+        "required": [
+          "feedId",
+          "generation",
+          "changes",
+          "count"
+        ],
+        "properties": {
+          "feedId": {
+            "type": "string"
+          },
+          "generation": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "changes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FeedItemChange"
+            }
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 0
           }
         }
       }

@@ -18,7 +18,7 @@ final class ServiceHub: Sendable {
   let clientIdentity = ClientIdentity()
   /// Sends notifications nobody asked for (changes made by other daemons);
   /// set by the serve command, used once the session is initialized.
-  private let unsolicited = Mutex<(@Sendable (String, JSON?) -> Void)?>(nil)
+  private let unsolicited = Mutex<UnsolicitedNotifications?>(nil)
 
   init(configuration: Configuration) {
     let timeout = Duration.milliseconds(configuration.upstreamTimeoutMilliseconds)
@@ -85,8 +85,11 @@ final class ServiceHub: Sendable {
   static let instanceId = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
 
   /// Where notifications of changes made elsewhere go, once `startWatching` runs.
-  func setUnsolicitedNotifications(_ notify: @escaping @Sendable (String, JSON?) -> Void) {
-    unsolicited.withLock { $0 = notify }
+  func setUnsolicitedNotifications(
+    _ notify: @escaping @Sendable (String, JSON?) -> Void,
+    all notifyAll: @escaping @Sendable ([(method: String, params: JSON?)]) -> Void
+  ) {
+    unsolicited.withLock { $0 = UnsolicitedNotifications(one: notify, all: notifyAll) }
   }
 
   /// Starts forwarding changes made elsewhere (other daemons on the catalog);
@@ -94,12 +97,13 @@ final class ServiceHub: Sendable {
   /// catalog never delays the handshake. Without a notifier (the `call`
   /// command) there is nobody to tell, and nothing starts.
   func startWatching() {
-    guard let notify = unsolicited.withLock({ $0 }) else { return }
+    guard let notifications = unsolicited.withLock({ $0 }) else { return }
     let products = products
     Task { [self] in
       for await change in products.backend.externalChanges() {
-        ProductNotifications.send(change, notify)
-        await FeedNotifications.productsChanged(change, self, notify: notify)
+        ProductNotifications.send(change, notifications.one)
+        await FeedNotifications.productsChanged(
+          change, self, notify: notifications.one, notifyAll: notifications.all)
       }
     }
   }
@@ -145,6 +149,12 @@ final class ServiceHub: Sendable {
       ],
     ]
   }
+}
+
+/// Where notifications nobody asked for go: one at a time, or a run in one write.
+struct UnsolicitedNotifications: Sendable {
+  let one: @Sendable (String, JSON?) -> Void
+  let all: @Sendable ([(method: String, params: JSON?)]) -> Void
 }
 
 /// The client's per-device id, shared with the backends that send it upstream.

@@ -6,8 +6,15 @@ protocol MessageSink: Sendable {
   func send(_ body: [UInt8], wake: Bool)
   /// Wakes the writer for what was queued with `wake: false`.
   func flush()
+  /// Queues a run of message bodies together, in order, and wakes the writer
+  /// once: a burst (a change reaching many feeds) costs one write, not one each.
+  func send(all bodies: [[UInt8]])
 }
 
 extension MessageSink {
   func send(_ body: [UInt8]) { send(body, wake: true) }
+
+  func send(all bodies: [[UInt8]]) {
+    for body in bodies { send(body, wake: true) }
+  }
 }

@@ -63,10 +63,20 @@ final class Outbox: MessageSink, @unchecked Sendable {
   }
 
   func send(_ body: [UInt8], wake: Bool) {
-    if let tracer { body.withUnsafeBufferPointer { tracer.record(.outgoing, $0) } }
+    send(CollectionOfOne(body), wake: wake)
+  }
+
+  func send(all bodies: [[UInt8]]) {
+    send(bodies, wake: true)
+  }
+
+  private func send(_ bodies: some Collection<[UInt8]>, wake: Bool) {
+    if let tracer {
+      for body in bodies { body.withUnsafeBufferPointer { tracer.record(.outgoing, $0) } }
+    }
     let direct: Bool = lock.withLock {
       guard !broken else { return false }
-      framing.frame(body, into: &pending)
+      for body in bodies { framing.frame(body, into: &pending) }
       return wake && takeForDirectWrite()
     }
     // Not the reader: a thread of Swift's pool (a handler's reply or

@@ -32,6 +32,8 @@ import Protocol
 ///   there (`endReached`, state `ended`); `refresh` starts it over.
 public actor FeedEngine {
   public typealias Notify = @Sendable (FeedEvent) -> Void
+  /// Receives a run of events to send together (one write for a change that reaches many feeds).
+  public typealias NotifyAll = @Sendable ([FeedEvent]) -> Void
 
   public static let defaultMaxOpenFeeds = 64
   public static let defaultMaxItemsPerFeed = 10_000
@@ -231,8 +233,11 @@ public actor FeedEngine {
   // MARK: - Changes
 
   /// Applies what happened to a live source's records to every feed of its
-  /// topic: steps are sent (or reloads started, with `refreshing`) when this returns.
-  public func apply(_ event: FeedSourceEvent, notify: @escaping Notify) {
+  /// topic: steps are sent (or reloads started, with `refreshing`) when this
+  /// returns, the steps of all feeds as one run through `notifyAll` when given.
+  public func apply(
+    _ event: FeedSourceEvent, notify: @escaping Notify, notifyAll: NotifyAll? = nil
+  ) {
     switch event {
     case .resync(let topic):
       for (id, feed) in feeds where feed.live?.topic == topic && feed.isActive {
@@ -243,6 +248,14 @@ public actor FeedEngine {
       let fresh = changes.filter { records.keep($0) }
       latest[topic] = records
       guard !fresh.isEmpty else { return }
+      var run: [FeedEvent] = []
+      defer {
+        if let notifyAll {
+          if !run.isEmpty { notifyAll(run) }
+        } else {
+          run.forEach(notify)
+        }
+      }
       for (id, feed) in feeds {
         guard let live = feed.live, live.topic == topic, feed.isActive else { continue }
         feed.fetch?.changed += fresh.map(\.id)
@@ -256,7 +269,7 @@ public actor FeedEngine {
             id: change.id, item: change.record.flatMap(live.item(for:)), limit: maxItemsPerFeed)
         }
         if !steps.isEmpty {
-          notify(
+          run.append(
             .itemsChanged(
               feedId: id, generation: feed.generation, changes: steps, count: feed.list.count))
         }

@@ -1,8 +1,17 @@
 import Protocol
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One item of a feed: its wire value, the id it is known by, and, for a
 /// live source, where it sorts in the source's list.
-public struct FeedItem: Sendable, Hashable {
+///
+/// A class: a feed's list moves references when a change lands in its
+/// middle, and a change reaching many feeds shares one item among them.
+public final class FeedItem: Sendable, Hashable {
   /// The item's `id` member (what diffs match items by).
   public let id: String
   /// Where the item sorts; nil for sources whose lists do not change in place.
@@ -17,8 +26,18 @@ public struct FeedItem: Sendable, Hashable {
   }
 
   /// An item of a source that does not change in place, known by its `id` member.
-  public init(json: JSON) {
+  public convenience init(json: JSON) {
     self.init(id: json["id"]?.stringValue ?? "", key: nil, json: json)
+  }
+
+  public static func == (a: FeedItem, b: FeedItem) -> Bool {
+    a === b || (a.id == b.id && a.key == b.key && a.json == b.json)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(key)
+    hasher.combine(json)
   }
 }
 
@@ -68,7 +87,15 @@ public struct FeedSortKey: Sendable, Hashable, Comparable {
   }
 
   private static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
-    for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
-    return a.count - b.count
+    a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in
+        let common = min(a.count, b.count)
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+          let order = memcmp(left, right, common)
+          if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
+      }
+    }
   }
 }

@@ -2,7 +2,7 @@ import Protocol
 
 /// A record a live source lists, as a change carries it.
 public enum FeedRecord: Sendable {
-  case product(Product)
+  case product(ProductRecord)
   case photo(Photo, relativePath: String)
 }
 

@@ -29,7 +29,8 @@ public struct ProductsFeedSource: LiveFeedSource {
     query.cursor = position?.cursorValue
     let page = try await service.list(query)
     return FeedPage(
-      items: page.items.map(item(of:)), next: page.nextCursor.map(FeedPosition.cursor))
+      items: page.items.map { item(of: ProductRecord($0, searchable: false)) },
+      next: page.nextCursor.map(FeedPosition.cursor))
   }
 
   public func reloadPageSize(pageSize: Int, target: Int) -> Int {
@@ -37,16 +38,18 @@ public struct ProductsFeedSource: LiveFeedSource {
   }
 
   public func item(for record: FeedRecord) -> FeedItem? {
-    guard case .product(let product) = record, matches(product) else { return nil }
-    return item(of: product)
+    guard case .product(let record) = record, matches(record) else { return nil }
+    return item(of: record)
   }
 
-  /// Whether the list's filters let `product` in: its supplier, and the
+  /// Whether the list's filters let the product in: its supplier, and the
   /// search text as a substring of either name, as the catalogs' `LIKE` finds it.
-  func matches(_ product: Product) -> Bool {
-    if let supplierId = query.supplierId, product.supplier?.id != supplierId { return false }
+  func matches(_ record: ProductRecord) -> Bool {
+    if let supplierId = query.supplierId, record.product.supplier?.id != supplierId {
+      return false
+    }
     guard let searchBytes else { return true }
-    let text = Array(ProductSearch.text(nameKo: product.nameKo, nameEn: product.nameEn).utf8)
+    let text = record.searchText
     guard searchBytes.count <= text.count else { return false }
     return (0...(text.count - searchBytes.count)).contains { start in
       text[start..<start + searchBytes.count].elementsEqual(searchBytes)
@@ -54,17 +57,48 @@ public struct ProductsFeedSource: LiveFeedSource {
   }
 
   /// The product's item, its key the list's `ORDER BY` (the sort's column, then the id).
-  func item(of product: Product) -> FeedItem {
-    let id = Int64(product.id) ?? 0
+  func item(of record: ProductRecord) -> FeedItem {
+    let product = record.product
     let key =
       switch query.sort {
-      // Fixed-width RFC 3339 UTC times sort as their instants do.
-      case .newest: FeedSortKey(text: product.createdAt ?? "", tiebreak: id, descending: true)
-      case .priceAsc: FeedSortKey(.integer(Int64(product.price)), tiebreak: id)
-      case .priceDesc: FeedSortKey(.integer(Int64(product.price)), tiebreak: id, descending: true)
-      case .name: FeedSortKey(text: product.nameKo, tiebreak: id)
+      case .newest: FeedSortKey(.bytes(record.created), tiebreak: record.rowID, descending: true)
+      case .priceAsc: FeedSortKey(.integer(Int64(product.price)), tiebreak: record.rowID)
+      case .priceDesc:
+        FeedSortKey(.integer(Int64(product.price)), tiebreak: record.rowID, descending: true)
+      case .name: FeedSortKey(.bytes(record.name), tiebreak: record.rowID)
       }
-    return FeedItem(id: product.id, key: key, json: product.json)
+    return FeedItem(id: product.id, key: key, json: record.json)
+  }
+}
+
+/// A product as products feeds place it, worked out once for all of them:
+/// its wire value, its row id, the bytes its sorts compare and the text
+/// searches look in.
+public struct ProductRecord: Sendable {
+  public let product: Product
+  let json: JSON
+  let rowID: Int64
+  /// `createdAt`: fixed-width RFC 3339 UTC times sort as their instants do.
+  let created: [UInt8]
+  /// `nameKo`, as the `name` sort compares it.
+  let name: [UInt8]
+  /// `search_text` as the catalogs hold it (both names lowercased); empty
+  /// for products of a page, which no filter asks about.
+  let searchText: [UInt8]
+
+  public init(_ product: Product) {
+    self.init(product, searchable: true)
+  }
+
+  init(_ product: Product, searchable: Bool) {
+    self.product = product
+    json = product.json
+    rowID = Int64(product.id) ?? 0
+    created = Array((product.createdAt ?? "").utf8)
+    name = Array(product.nameKo.utf8)
+    searchText =
+      searchable
+      ? Array(ProductSearch.text(nameKo: product.nameKo, nameEn: product.nameEn).utf8) : []
   }
 }
 
@@ -76,7 +110,10 @@ extension FeedSourceEvent {
     case (.created, _, let product?), (.updated, _, let product?):
       self = .changed(
         topic: "products",
-        [FeedRecordChange(id: product.id, version: product.version, record: .product(product))])
+        [
+          FeedRecordChange(
+            id: product.id, version: product.version, record: .product(ProductRecord(product)))
+        ])
     case (.deleted, let id?, _):
       // Ids are never reused: nothing comes after a delete.
       self = .changed(
