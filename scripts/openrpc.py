@@ -125,6 +125,14 @@ SCHEMAS = {
             "endReached": {"type": "boolean"},
         },
     },
+    "FeedItemChange": {
+        "description": "one step of feeds/itemsChanged, at the index the list has when it is applied",
+        "oneOf": [
+            {"type": "object", "title": "FeedInsert", "required": ["op", "index", "items"], "properties": {"op": {"const": "insert"}, "index": {"type": "integer", "minimum": 0}, "items": {"type": "array", "items": {"type": "object"}}}},
+            {"type": "object", "title": "FeedRemove", "required": ["op", "index", "count"], "properties": {"op": {"const": "remove"}, "index": {"type": "integer", "minimum": 0}, "count": {"type": "integer", "minimum": 1}}},
+            {"type": "object", "title": "FeedUpdate", "required": ["op", "index", "items"], "properties": {"op": {"const": "update"}, "index": {"type": "integer", "minimum": 0}, "items": {"type": "array", "items": {"type": "object"}}}},
+        ],
+    },
     "FeedState": {"enum": ["idle", "loading", "refreshing", "failed", "ended"]},
     "Photo": {
         "type": "object",
@@ -342,6 +350,7 @@ METHODS = [
             param("source", {"enum": ["photos", "products", "places", "quotes"]}, "the list to page through", True),
             param("query", {"type": "object"}, "the source's list/search params, without paging params"),
             param("pageSize", integer(1, 100), "items per fetch (places: at most 15); default the source's list default (photos 30, products 20, quotes 20, places 15)"),
+            param("changes", {"enum": ["diff", "reset"], "default": "diff"}, "how the feed follows changes of its source (products; a photos folder): diff sends feeds/itemsChanged; reset refreshes (feeds/pageLoaded with reset), keeping the loaded count, for clients that only handle pages"),
         ],
         "result": {"name": "FeedOpened", "schema": {"type": "object", "required": ["feedId", "state"], "properties": {"feedId": STRING, "state": ref("FeedState")}}},
     },
@@ -353,7 +362,7 @@ METHODS = [
     },
     {
         "name": "feeds/refresh",
-        "summary": "Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a running load (its callers get this reply's range) and loads the first page; start is 0.",
+        "summary": "Pull-to-refresh: reloads as many items as are loaded (at least one page) while the loaded items stay; when the reload arrived, feeds/pageLoaded {reset: true} replaces them (a new generation). A running load is abandoned (its callers get this reply's range). A failed refresh leaves items, generation and the next page as they were (feeds/stateChanged failed, with the error), and the feed stays usable; start is 0.",
         "params": [param("feedId", STRING, "from feeds/open", True)],
         "result": {"name": "FeedRange", "schema": ref("FeedRange")},
     },
@@ -489,6 +498,8 @@ NOTIFICATIONS = [
      "params": {"type": "object", "required": ["token", "value"], "properties": {"token": {"type": ["string", "integer"]}, "value": ref("ProgressValue")}}},
     {"name": "feeds/pageLoaded", "direction": "server→client", "summary": "A page was appended at start..<end; reset is true for the first page after a refresh (the list now starts at 0). generation grows by one at each refresh; a page fetched for an older generation is never delivered. Precedes the reply of the request that caused it.",
      "params": {"type": "object", "required": ["feedId", "generation", "start", "end", "items", "endReached", "reset"], "properties": {"feedId": STRING, "generation": {"type": "integer", "minimum": 0}, "start": {"type": "integer"}, "end": {"type": "integer"}, "items": {"type": "array", "items": {"type": "object"}}, "endReached": {"type": "boolean"}, "reset": {"type": "boolean"}}}},
+    {"name": "feeds/itemsChanged", "direction": "server→client", "summary": "The feed's loaded items changed in place (a product created, updated or deleted by any writer of the catalog; a file of a photos folder added, removed or changed; a reload after changes may have been missed): apply changes in order. insert puts items at index; remove takes count items from index; update replaces the items from index on. A move is a remove and an insert. count is the number of items after the changes. Only sent to feeds opened with changes: diff (the default). Precedes the reply of the request that caused it.",
+     "params": {"type": "object", "required": ["feedId", "generation", "changes", "count"], "properties": {"feedId": STRING, "generation": {"type": "integer", "minimum": 0}, "changes": {"type": "array", "items": ref("FeedItemChange")}, "count": {"type": "integer", "minimum": 0}}}},
     {"name": "feeds/stateChanged", "direction": "server→client", "summary": "The feed entered a state (every load reports its start and its end), with the number of items it holds; error is the failed load's error object.",
      "params": {"type": "object", "required": ["feedId", "state", "count"], "properties": {"feedId": STRING, "state": ref("FeedState"), "count": {"type": "integer", "minimum": 0}, "error": {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "integer"}, "message": STRING, "data": {}}}}}},
     {"name": "products/listUpdated", "direction": "server→client", "summary": "The catalog changed: reload the list. Changes made by other daemons on the same catalog are reported: on SQLite from the session's first products request on, on PostgreSQL from initialize on. reason resync (no id): changes were made elsewhere or may have been missed (after a bulk seed, or once the PostgreSQL connection is back after it broke).",

@@ -4,12 +4,16 @@
 //   node clients/node/examples/pager.mjs [--source photos|products] [--query TEXT]
 //                                        [--page-size N] [-- DAEMON ARGS...]
 //
-// The feed lives in the daemon (feeds/open); this app mirrors it. When the
-// cursor comes within a screen of the end of what is loaded it asks for the
-// next page (feeds/loadMore), appends what feeds/pageLoaded brings, and shows
-// the state of the last feeds/stateChanged (loading, refreshing, failed,
-// ended) in its status line. r is pull-to-refresh (feeds/refresh); quitting
-// closes the feed (feeds/close).
+// The feed lives in the daemon; client.openFeed mirrors it here as a Feed,
+// which applies its pages (feeds/pageLoaded) and its changes in place
+// (feeds/itemsChanged) and emits a 'change' event for each. When the cursor
+// comes within a screen of the end of what is loaded the pager asks for the
+// next page (feeds/loadMore), and it shows the state of the last
+// feeds/stateChanged (loading, refreshing, failed, ended) in its status line.
+// A product created, changed or deleted elsewhere (another terminal, another
+// daemon on the same catalog) appears in place: the selected item stays
+// selected and the rows on screen stay where they are. r is pull-to-refresh
+// (feeds/refresh); quitting closes the feed (feeds/close).
 //
 // Keys: ↓/j and ↑/k move, PgDn/space and PgUp/b page, g/G go to the top or the
 // end of what is loaded, Enter loads more now (and retries after a failure),
@@ -18,123 +22,44 @@
 // On a terminal the keyboard is read in raw mode and the list is drawn full
 // screen. When stdin or stdout is not a terminal, the keys come from stdin
 // (`printf 'jjjjq' | node pager.mjs`): each is handled after the loads it
-// started have ended, every screen is printed as plain text (its size from
-// $LINES and $COLUMNS), and the end of the input quits.
+// started have ended, every change of the feed is printed as a screen of plain
+// text (its size from $LINES and $COLUMNS), and the end of the input quits.
 
+import { realpathSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 import { CatalogdError, Client, DaemonExitedError } from '../src/index.js';
 import { daemonBinary } from './daemon.mjs';
 
 /**
- * A feed of the daemon as a screen sees it: the items loaded so far, mirrored
- * from feeds/pageLoaded, and the state of the last feeds/stateChanged. Nothing
- * is fetched here: the daemon pages, joins a second loadMore to the running
- * one and drops pages of older generations.
+ * The cursor and the first row on screen after `changes` to a list of
+ * `length` items: the selected item stays selected, and rows inserted or
+ * removed above the screen move it by as much, so that what is on screen does
+ * not jump. (Rows inserted or removed on screen above the cursor push it down
+ * or pull it up.)
+ * @param {number} cursor @param {number} top @param {number} length
+ * @param {readonly import('../src/index.js').FeedItemChange[]} changes
+ * @returns {[number, number]}
  */
-class Feed {
-  /** The loaded items, as the source's JSON objects. */
-  items = [];
-  /** 'idle' | 'loading' | 'refreshing' | 'failed' | 'ended'. */
-  state = 'idle';
-  /** The message of the failed load (the next load retries the same page). */
-  error = null;
-  /** Grows by one at each refresh. */
-  generation = 0;
-  feedId = null;
-  /** Loads and refreshes asked for here that have not answered yet. */
-  #pending = new Set();
-  #dispose;
-
-  /** @param {Client} client @param {{source: string, query?: object, pageSize?: number, onChange?: () => void}} options */
-  constructor(client, { source, query, pageSize, onChange = () => {} }) {
-    this.client = client;
-    this.source = source;
-    this.query = query;
-    this.pageSize = pageSize;
-    this.onChange = onChange;
-    const offPage = client.on('feeds/pageLoaded', (n) => this.#pageLoaded(n));
-    const offState = client.on('feeds/stateChanged', (n) => this.#stateChanged(n));
-    this.#dispose = () => {
-      offPage();
-      offState();
-    };
-  }
-
-  async open() {
-    const opened = await this.client.feedsOpen({ source: this.source, query: this.query, pageSize: this.pageSize });
-    this.feedId = opened.feedId;
-    this.state = opened.state;
-  }
-
-  #pageLoaded({ feedId, generation, start, items, reset }) {
-    if (feedId !== this.feedId) return;
-    if (reset) this.items = [];
-    this.generation = generation;
-    this.items.splice(start, Infinity, ...items);
-    this.onChange();
-  }
-
-  #stateChanged({ feedId, state, error }) {
-    if (feedId !== this.feedId) return;
-    this.state = state;
-    this.error = error?.message ?? null;
-    // The daemon dropped the loaded items at once; the list shows what it holds.
-    if (state === 'refreshing') this.items = [];
-    this.onChange();
-  }
-
-  /** A load or a refresh runs, or was asked for and has not answered yet. */
-  get busy() {
-    return this.state === 'loading' || this.state === 'refreshing' || this.#pending.size > 0;
-  }
-
-  /** Asks for the next page in the background; `then` runs when the answer is in. */
-  loadMore(then = () => {}) {
-    this.#background(this.client.feedsLoadMore({ feedId: this.feedId }), then);
-  }
-
-  /** Pull to refresh, in the background: the daemon abandons a running load. */
-  refresh(then = () => {}) {
-    this.#background(this.client.feedsRefresh({ feedId: this.feedId }), then);
-  }
-
-  /** Resolves when no load or refresh asked for here runs (including those started by the `then` of another). */
-  async settled() {
-    while (this.#pending.size > 0) await Promise.all(this.#pending);
-  }
-
-  /** Closes the feed in the daemon (a running load then fails there) and stops listening. */
-  async close() {
-    this.#dispose();
-    if (this.feedId !== null && this.client.exitStatus === null) {
-      try {
-        await this.client.feedsClose({ feedId: this.feedId });
-      } catch (error) {
-        // Closed already, or the daemon is gone: either way nothing is left to close.
-        if (!(error instanceof CatalogdError || error instanceof DaemonExitedError)) throw error;
-      }
+export function follow(cursor, top, length, changes) {
+  for (const change of changes) {
+    if (change.op === 'insert') {
+      const n = change.items.length;
+      if (change.index <= cursor && cursor < length) cursor += n; // an empty list has no selected item to push
+      if (change.index < top) top += n;
+      length += n;
+    } else if (change.op === 'remove') {
+      length -= change.count;
+      const end = change.index + change.count;
+      if (cursor >= end) cursor -= change.count;
+      else if (cursor >= change.index) cursor = change.index; // the selected item is gone: the one that took its place
+      if (top >= end) top -= change.count;
+      else if (top > change.index) top = change.index;
     }
-    await this.settled();
   }
-
-  #background(call, then) {
-    const pending = call.then(
-      () => true,
-      (error) => {
-        if (error instanceof CatalogdError) return true; // feeds/stateChanged carried it: the status line shows it
-        if (error instanceof DaemonExitedError) return false; // the app notices and quits
-        throw error;
-      },
-    );
-    const done = pending.then((ok) => {
-      // Out of the set first, so that `then` sees no load running and may start the next.
-      this.#pending.delete(done);
-      if (ok) then();
-    });
-    this.#pending.add(done);
-  }
+  return [cursor, top];
 }
 
 /** One line for an item. */
@@ -176,17 +101,23 @@ function keys(text) {
 
 const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
 
-/** A window on the feed, a cursor and a status line; turns keys into moves and loads. */
+/** A window on the feed, a cursor and a status line; turns keys into moves and loads, and follows the feed's changes. */
 class Pager {
   cursor = 0;
   top = 0;
   frame = 0;
+  /** The id of the item under the cursor, to find it again after a reset. */
+  selected = null;
   #drawPending = false;
+  /** Loads and refreshes asked for here that have not answered yet. */
+  #pending = new Set();
 
+  /** @param {import('../src/index.js').Feed} feed */
   constructor(feed, { interactive, out }) {
     this.feed = feed;
     this.interactive = interactive;
     this.out = out;
+    feed.on('change', (event) => this.changed(event));
   }
 
   // Piped runs size themselves from $LINES and $COLUMNS.
@@ -199,7 +130,24 @@ class Pager {
   }
 
   /** The feed changed. Piped, every change is a screen, in order; on a terminal, a burst of notifications is one redraw. */
-  changed() {
+  changed(event) {
+    const { items } = this.feed;
+    if (event.kind === 'page' || event.kind === 'changes') {
+      let before = items.length;
+      for (const change of event.changes) {
+        if (change.op === 'insert') before -= change.items.length;
+        else if (change.op === 'remove') before += change.count;
+      }
+      [this.cursor, this.top] = follow(this.cursor, this.top, before, event.changes);
+    } else if (event.kind === 'reset' && items.length > 0) {
+      // A new list: the selected item where it now is, on the same row of the screen.
+      const found = items.findIndex((item) => item.id === this.selected);
+      if (found !== -1) {
+        const row = this.cursor - this.top;
+        this.cursor = found;
+        this.top = Math.max(0, found - row);
+      }
+    }
     if (!this.interactive) return this.render();
     if (this.#drawPending) return;
     this.#drawPending = true;
@@ -210,10 +158,51 @@ class Pager {
   }
 
   move(delta) {
-    const last = Math.max(0, this.feed.items.length - 1);
+    const { items } = this.feed;
+    const last = Math.max(0, items.length - 1);
     this.cursor = Math.min(last, Math.max(0, this.cursor + delta));
     if (this.cursor < this.top) this.top = this.cursor;
     if (this.cursor >= this.top + this.rows) this.top = this.cursor - this.rows + 1;
+    if (items.length > 0) this.selected = items[this.cursor].id;
+  }
+
+  // Loads run in the background: the keyboard stays live while they run.
+
+  /** A load or a refresh runs, or was asked for and has not answered yet. */
+  get busy() {
+    return this.feed.state === 'loading' || this.feed.state === 'refreshing' || this.#pending.size > 0;
+  }
+
+  /** Asks for the next page in the background; `then` runs when the answer is in. */
+  loadMore(then = () => {}) {
+    this.#background(this.feed.loadMore(), then);
+  }
+
+  /** Pull to refresh, in the background: the daemon abandons a running load. */
+  refresh(then = () => {}) {
+    this.#background(this.feed.refresh(), then);
+  }
+
+  /** Resolves when no load or refresh asked for here runs (including those started by the `then` of another). */
+  async settled() {
+    while (this.#pending.size > 0) await Promise.all(this.#pending);
+  }
+
+  #background(call, then) {
+    const pending = call.then(
+      () => true,
+      (error) => {
+        if (error instanceof CatalogdError) return true; // feeds/stateChanged carried it: the status line shows it
+        if (error instanceof DaemonExitedError) return false; // the app notices and quits
+        throw error;
+      },
+    );
+    const done = pending.then((ok) => {
+      // Out of the set first, so that `then` sees no load running and may start the next.
+      this.#pending.delete(done);
+      if (ok) then();
+    });
+    this.#pending.add(done);
   }
 
   /** The cursor is within a screen of the end of what is loaded. */
@@ -228,8 +217,8 @@ class Pager {
    */
   wantMore() {
     const { feed } = this;
-    if (this.nearEnd() && !feed.busy && feed.state !== 'ended' && feed.state !== 'failed') {
-      feed.loadMore(() => this.wantMore());
+    if (this.nearEnd() && !this.busy && feed.state !== 'ended' && feed.state !== 'failed') {
+      this.loadMore(() => this.wantMore());
     }
   }
 
@@ -241,7 +230,7 @@ class Pager {
       case 'refreshing':
         return `${spinner} refreshing…`;
       case 'failed':
-        return `failed: ${this.feed.error} (Enter: retry)`;
+        return `failed: ${this.feed.error?.message ?? 'unknown error'} (Enter: retry)`;
       case 'ended':
         return 'the end';
       default:
@@ -251,20 +240,21 @@ class Pager {
 
   render() {
     const { feed } = this;
+    const { items } = feed;
     const width = this.columns;
-    if (feed.items.length > 0) this.move(0); // a refresh may have shortened the list under the cursor
+    if (items.length > 0) this.move(0); // a refresh or a removal may have shortened the list under the cursor
     const lines = [];
     for (let i = this.top; i < this.top + this.rows; i++) {
-      if (i >= feed.items.length) {
+      if (i >= items.length) {
         lines.push('');
         continue;
       }
-      const text = fit(`${String(i + 1).padStart(4)}  ${describe(feed.source, feed.items[i])}`, width);
+      const text = fit(`${String(i + 1).padStart(4)}  ${describe(feed.source, items[i])}`, width);
       if (i !== this.cursor) lines.push(text);
       else if (this.interactive) lines.push(`\x1b[7m${text}${' '.repeat(width - [...text].reduce((n, c) => n + cells(c), 0))}\x1b[0m`);
       else lines.push(`>${text.slice(1)}`);
     }
-    const where = feed.items.length ? `${this.cursor + 1}/${feed.items.length}` : '0';
+    const where = items.length ? `${this.cursor + 1}/${items.length}` : '0';
     lines.push(fit([feed.source, where, this.status()].filter(Boolean).join(' · '), width));
     lines.push(fit('j/k ↑/↓ move · space/b page · g/G top/end · Enter more · r refresh · q quit', width));
     // Home, each line then clear to its end: no flicker from clearing the whole screen.
@@ -288,11 +278,10 @@ class Pager {
       this.render();
       this.wantMore();
     } else if (key === 'r') {
-      this.cursor = 0;
-      this.top = 0;
-      this.feed.refresh(() => this.wantMore());
-    } else if ((key === '\r' || key === '\n') && this.feed.state !== 'ended' && !this.feed.busy) {
-      this.feed.loadMore(() => this.wantMore());
+      this.move(-Infinity); // pull-to-refresh happens at the top
+      this.refresh(() => this.wantMore());
+    } else if ((key === '\r' || key === '\n') && this.feed.state !== 'ended' && !this.busy) {
+      this.loadMore(() => this.wantMore());
     }
     return true;
   }
@@ -319,7 +308,7 @@ function readKeys(pager, interactive, client) {
           .then(async () => {
             if (quit) return;
             if (!pager.key(key)) return finish();
-            if (!interactive) await pager.feed.settled();
+            if (!interactive) await pager.settled();
           })
           .catch(reject);
       }
@@ -351,14 +340,13 @@ async function main() {
 
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const client = await Client.start({ binary: daemonBinary(), args: positionals });
-  const feed = new Feed(client, { source: values.source, query: values.query && { query: values.query }, pageSize });
-  const pager = new Pager(feed, { interactive, out: process.stdout });
-  feed.onChange = () => pager.changed();
-
+  let feed = null;
+  let pager = null;
   let spinner = null;
   const render = () => pager.render();
   try {
-    await feed.open();
+    feed = await client.openFeed(values.source, { query: values.query && { query: values.query }, pageSize });
+    pager = new Pager(feed, { interactive, out: process.stdout });
     if (interactive) {
       process.stdout.write('\x1b[?1049h\x1b[?25l'); // the alternate screen, no cursor
       process.stdin.setRawMode(true);
@@ -372,19 +360,21 @@ async function main() {
       pager.render();
     }
     pager.wantMore();
-    if (!interactive) await feed.settled();
+    if (!interactive) await pager.settled();
     await readKeys(pager, interactive, client);
   } finally {
     if (spinner) clearInterval(spinner);
-    if (interactive) {
+    if (interactive && pager) {
       process.stdout.off('resize', render);
       process.stdin.setRawMode(false);
       process.stdout.write('\x1b[?25h\x1b[?1049l');
     }
     process.stdin.pause(); // no longer holds the process open
-    await feed.close();
+    await feed?.close(); // a load still running then fails in the daemon
+    await pager?.settled();
     await client.close();
   }
 }
 
-await main();
+// Run as a program (`node pager.mjs`), not when a test imports `follow`.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -5,7 +5,9 @@
 //                              (`quotes/random` → `quotesRandom(params, options)`)
 //   src/types.generated.d.ts   TypeScript types of components/schemas, of every
 //                              method's params and result, of the notifications
-//                              ("x-notifications"), and the method signatures
+//                              ("x-notifications"), and the method signatures;
+//                              a schema that is a oneOf of titled objects is an
+//                              interface per title and their union
 //
 // Usage: node scripts/generate.mjs [--check] [--openrpc FILE]
 //   --check    writes nothing; exits 1 and names the stale files when they
@@ -45,6 +47,7 @@ const RESERVED = new Set([
   'exitStatus',
   'exited',
   'binary',
+  'openFeed',
 ]);
 
 /** `quotes/random` → `quotesRandom`, `rpc.discover` → `rpcDiscover`, `$/cancelRequest` → `cancelRequest`. */
@@ -97,6 +100,19 @@ export function generate(doc) {
   dts.push('// ---- Schemas (components/schemas)', '');
   for (const name of Object.keys(schemas).sort(compare)) {
     claim(name, `the schema ${name}`);
+    const forms = namedForms(schemas[name]);
+    if (forms) {
+      // A oneOf of titled objects: an interface per form, and the union of their names
+      // (discriminated when a member has a different const in each, as `op` has).
+      const tag = discriminator(forms);
+      for (const form of forms) {
+        claim(form.title, `a form of the schema ${name}`);
+        const what = tag ? ` with \`${tag}: ${JSON.stringify(form.properties[tag].const)}\`` : '';
+        dts.push(...declaration(form.title, form, form.description ?? `A \`${name}\`${what}.`), '');
+      }
+      dts.push(...comment(schemas[name].description, ''), `export type ${name} = ${forms.map((f) => f.title).join(' | ')};`, '');
+      continue;
+    }
     dts.push(...declaration(name, schemas[name], schemas[name].description), '');
   }
   dts.push('// ---- Methods', '');
@@ -185,6 +201,25 @@ function paramsSchema(method) {
       params.map((p) => [p.name, p.description ? { ...p.schema, description: p.description } : (p.schema ?? {})]),
     ),
   };
+}
+
+/** The forms of a oneOf/anyOf whose every form is an object with properties and a title; else null. */
+function namedForms(schema) {
+  const forms = schema.oneOf ?? schema.anyOf;
+  if (!Array.isArray(forms) || forms.length < 2) return null;
+  const named = forms.every(
+    (f) => isPlainObject(f) && f.properties && Object.keys(f.properties).length > 0 && /^[A-Z][A-Za-z0-9_]*$/.test(f.title ?? ''),
+  );
+  return named ? forms : null;
+}
+
+/** The property that every form requires with a different `const`, or null. */
+function discriminator(forms) {
+  for (const name of Object.keys(forms[0].properties)) {
+    const values = forms.map((f) => (f.required ?? []).includes(name) && isPlainObject(f.properties[name]) && 'const' in f.properties[name] ? JSON.stringify(f.properties[name].const) : null);
+    if (values.every((v) => v !== null) && new Set(values).size === values.length) return name;
+  }
+  return null;
 }
 
 function paramsRequired(method) {

@@ -18,6 +18,7 @@ import {
   RequestTimeoutError,
   errorFromWire,
 } from './errors.js';
+import { Feed, FeedRouter, OPEN } from './feed.js';
 import { FRAMINGS, createDecoder, encodeMessage } from './framing.js';
 import { CatalogdMethods } from './methods.generated.js';
 
@@ -53,7 +54,7 @@ export class Client extends CatalogdMethods {
   #stderrSink;
   /** The id of the next request. */
   #nextId = 1;
-  /** Requests waiting for their reply, by id: {method, resolve, reject, settle}. */
+  /** Requests waiting for their reply, by id: {method, resolve, reject, settle, onReply}. */
   #pending = new Map();
   /** Ids of requests the caller gave up on (timeout, abort); their late reply is dropped. */
   #abandoned = new Set();
@@ -78,6 +79,8 @@ export class Client extends CatalogdMethods {
   #resolveExited;
   /** The `initialize` result. */
   #initializeResult = null;
+  /** What the client lends its feeds ({router, call, report}); made by the first openFeed. */
+  #feeds = null;
 
   /**
    * Use `Client.start()`.
@@ -265,6 +268,24 @@ export class Client extends CatalogdMethods {
     return stream;
   }
 
+  /**
+   * Opens a feed of the daemon (feeds/open) as a `Feed`: a list of its items
+   * that keeps itself up to date with the feed's notifications and emits
+   * 'change' events.
+   * @param {string} source 'photos', 'products', 'places' or 'quotes'
+   * @param {import('./index.js').OpenFeedOptions} [options]
+   * @returns {Promise<Feed>}
+   */
+  openFeed(source, options = {}) {
+    if (this.#closing) return Promise.reject(new ClientClosedError('feeds/open'));
+    this.#feeds ??= {
+      router: new FeedRouter((method, handler) => this.on(method, handler)),
+      call: (method, params, callOptions, onReply) => this.#call(method, params, callOptions, onReply),
+      report: (error) => this.#report(error),
+    };
+    return Feed[OPEN](this, this.#feeds, source, options);
+  }
+
   /** Every notification, as `notifications()`. */
   [Symbol.asyncIterator]() {
     return this.notifications();
@@ -314,7 +335,12 @@ export class Client extends CatalogdMethods {
     await this.#exited;
   }
 
-  #call(method, params, { signal, timeout }) {
+  /**
+   * `onReply(message)`, when given, runs as the reply is read: in stream
+   * order, before the notifications after it and before the promise settles
+   * (not when the call gave up first).
+   */
+  #call(method, params, { signal, timeout }, onReply = null) {
     if (this.#exit) return Promise.reject(this.#exitError(method));
     if (signal?.aborted) return Promise.reject(signal.reason);
     const limit = timeout === undefined ? this.#timeout : normalizeTimeout(timeout, 'timeout');
@@ -335,7 +361,7 @@ export class Client extends CatalogdMethods {
         if (timer) clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       };
-      this.#pending.set(id, { method, resolve, reject, settle });
+      this.#pending.set(id, { method, resolve, reject, settle, onReply });
       if (limit !== Infinity) {
         timer = setTimeout(() => this.#giveUp(id, new RequestTimeoutError({ method, id, timeout: limit })), limit);
       }
@@ -504,6 +530,13 @@ export class Client extends CatalogdMethods {
       return;
     }
     entry.settle();
+    if (entry.onReply) {
+      try {
+        entry.onReply(message);
+      } catch (error) {
+        this.#report(error);
+      }
+    }
     if ('error' in message) entry.reject(errorFromWire(message.error, { method: entry.method }));
     else entry.resolve(message.result);
   }

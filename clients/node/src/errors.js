@@ -190,6 +190,26 @@ export class ProtocolError extends Error {
   }
 }
 
+/**
+ * A feed's notification did not fit the items held for it: a page that does
+ * not start at the end of the list, an `itemsChanged` step outside the list or
+ * a `count` other than the length after the steps, params that are not what
+ * the schema says. The list stays as it was and the feed reloads it with
+ * `feeds/items`. Not thrown to callers: the `Feed` emits it in a `'change'`
+ * event of kind `'desync'`.
+ */
+export class FeedOutOfSyncError extends ProtocolError {
+  /** @param {string | null} feedId @param {string} reason */
+  constructor(feedId, reason) {
+    super(feedId ? `feed ${feedId}: ${reason}; reloading its items` : `${reason}; reloading`);
+    this.name = 'FeedOutOfSyncError';
+    /** The feed. */
+    this.feedId = feedId;
+    /** What did not fit, in words. */
+    this.reason = reason;
+  }
+}
+
 /** @param {string} text */
 function indent(text) {
   return text

@@ -1,9 +1,15 @@
 // Types of the catalogd Node client. The per-method types come from
 // openrpc.json through scripts/generate.mjs (types.generated.d.ts).
 
+import type { EventEmitter } from 'node:events';
+
 import type {
   CatalogdMethods,
   ClientNotificationMap,
+  FeedInsert,
+  FeedItemChange,
+  FeedRange,
+  FeedState,
   InitializeResult,
   MethodMap,
   NotificationMap,
@@ -147,7 +153,138 @@ export class Client {
    */
   close(options?: { timeout?: number }): Promise<DaemonExit>;
   [Symbol.asyncDispose](): Promise<void>;
+
+  /**
+   * Opens a feed of the daemon (`feeds/open`) as a `Feed`: a list of its
+   * items that keeps itself up to date with the feed's notifications.
+   * `Item` is the type of its items (`Product`, `Photo`, …) as you know it.
+   */
+  openFeed<Item extends object = Record<string, unknown>>(
+    source: 'photos' | 'products' | 'places' | 'quotes',
+    options?: OpenFeedOptions,
+  ): Promise<Feed<Item>>;
 }
+
+/** Options of `client.openFeed`: the params of `feeds/open` and those of the request. */
+export interface OpenFeedOptions extends RequestOptions {
+  /** The source's filters (products: `query`, `supplierId`, `sort`; quotes: `author`, `tag`; places: …). */
+  query?: Record<string, unknown>;
+  /** Items per page (1–100); default the source's. */
+  pageSize?: number;
+  /**
+   * `'diff'`: changes of the source arrive in place (`feeds/itemsChanged`);
+   * `'reset'`: a change reloads the items. Default: the daemon's, `'diff'`.
+   */
+  changes?: 'diff' | 'reset';
+}
+
+interface FeedEventBase {
+  /** The feed's state after the event. */
+  readonly state: FeedState;
+  /** The number of items after the event. */
+  readonly count: number;
+  /** The feed's generation after the event. */
+  readonly generation: number;
+}
+
+/**
+ * What one notification did to a feed, as `'change'` listeners receive it:
+ *
+ * - `page`: a page was appended; `changes` is one insert at the old length.
+ * - `changes`: items changed in place (`feeds/itemsChanged`); `changes` are its
+ *   steps, applied in order, each index in the list as the steps before it
+ *   left it: move, insert, remove and redraw rows by them.
+ * - `reset`: the whole list was replaced; redraw it from `feed.items`.
+ *   `reason`: `'refresh'` (the first page of a new generation), `'resync'`
+ *   (the list was reloaded after a `desync`) or `'cleared'` (the daemon
+ *   dropped the items: daemons before live feeds do so when a refresh starts).
+ * - `state`: `feeds/stateChanged`; `error` when the state is `'failed'`.
+ * - `desync`: a notification did not fit the list (`error`); it is being
+ *   reloaded, and a `reset` follows.
+ */
+export type FeedEvent =
+  | (FeedEventBase & { readonly kind: 'page'; readonly changes: readonly [FeedInsert]; readonly reason: null; readonly error: null })
+  | (FeedEventBase & { readonly kind: 'changes'; readonly changes: readonly FeedItemChange[]; readonly reason: null; readonly error: null })
+  | (FeedEventBase & {
+      readonly kind: 'reset';
+      readonly changes: readonly [];
+      readonly reason: 'refresh' | 'resync' | 'cleared';
+      readonly error: null;
+    })
+  | (FeedEventBase & { readonly kind: 'state'; readonly changes: readonly []; readonly reason: null; readonly error: CatalogdError | null })
+  | (FeedEventBase & { readonly kind: 'desync'; readonly changes: readonly []; readonly reason: null; readonly error: FeedOutOfSyncError });
+
+/**
+ * A feed of the daemon kept up to date by its notifications, from
+ * `client.openFeed()`. It emits `'change'` with a `FeedEvent` after applying
+ * each page, reset, change in place or state.
+ */
+export class Feed<Item extends object = Record<string, unknown>> extends EventEmitter {
+  private constructor();
+  readonly source: string;
+  readonly query: Record<string, unknown> | undefined;
+  readonly pageSize: number | undefined;
+  readonly changes: 'diff' | 'reset' | undefined;
+  /** The daemon's id of the feed. */
+  readonly feedId: string;
+  /** The items held, in the feed's order: frozen, and a new array after each change. */
+  readonly items: readonly Item[];
+  /** Grows by one at each refresh. */
+  readonly generation: number;
+  /** The number of items the daemon reported last (`items.length` when in step). */
+  readonly count: number;
+  readonly state: FeedState;
+  /** True once the last page is loaded. */
+  readonly endReached: boolean;
+  /** The error of the last failed load or refresh (the items stay); null once a load succeeded. */
+  readonly error: CatalogdError | null;
+  /** True while the items are reloaded after a notification did not fit them. */
+  readonly resyncing: boolean;
+  readonly closed: boolean;
+
+  /** Appends the next page; resolves once it is in `items` and `'change'` was emitted. */
+  loadMore(options?: RequestOptions): Promise<FeedRange>;
+  /** Pull-to-refresh: resolves once the new generation's first page replaced the items. */
+  refresh(options?: RequestOptions): Promise<FeedRange>;
+  /** Closes the feed in the daemon; idempotent. The items stay readable. */
+  close(options?: RequestOptions): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+
+  on(event: 'change', listener: (event: FeedEvent) => void): this;
+  on(event: string | symbol, listener: (...args: any[]) => void): this;
+  once(event: 'change', listener: (event: FeedEvent) => void): this;
+  once(event: string | symbol, listener: (...args: any[]) => void): this;
+  off(event: 'change', listener: (event: FeedEvent) => void): this;
+  off(event: string | symbol, listener: (...args: any[]) => void): this;
+}
+
+/**
+ * The apply logic of a `Feed`, without I/O: the items of one feed kept by
+ * applying its notifications in order. `apply` throws `FeedOutOfSyncError`
+ * for a notification that does not fit (and leaves the list as it was).
+ */
+export class FeedMirror<Item extends object = Record<string, unknown>> {
+  constructor(feedId?: string | null, state?: FeedState);
+  feedId: string | null;
+  readonly items: readonly Item[];
+  readonly generation: number;
+  readonly count: number;
+  readonly state: FeedState;
+  readonly endReached: boolean;
+  readonly error: CatalogdError | null;
+  readonly resyncing: boolean;
+  apply(method: string, params: unknown): FeedEvent[];
+  desync(error: FeedOutOfSyncError): FeedEvent;
+  beginResync(): boolean;
+  endResync(items: readonly Item[] | null): FeedEvent[];
+}
+
+/** `items` after the steps of a `feeds/itemsChanged`, as a new frozen array; throws `FeedOutOfSyncError` for a step outside the list. */
+export function applyChanges<Item extends object>(
+  items: readonly Item[],
+  changes: readonly FeedItemChange[],
+  feedId?: string | null,
+): readonly Item[];
 
 /** Default request time limit, ms. */
 export const DEFAULT_TIMEOUT_MS: number;
@@ -255,4 +392,9 @@ export class ClientClosedError extends Error {
 /** The daemon sent something that is not JSON-RPC (reported to `onError`). */
 export class ProtocolError extends Error {
   readonly raw: string | undefined;
+}
+/** A feed's notification did not fit its items; the feed reloads them (a `desync` event carries it). */
+export class FeedOutOfSyncError extends ProtocolError {
+  readonly feedId: string | null;
+  readonly reason: string;
 }

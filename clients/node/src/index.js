@@ -9,6 +9,7 @@ export {
   DaemonExitedError,
   DaemonStartError,
   ERROR_CLASSES,
+  FeedOutOfSyncError,
   InternalError,
   InvalidParams,
   InvalidRequest,
@@ -23,5 +24,7 @@ export {
   UpstreamUnavailable,
   errorFromWire,
 } from './errors.js';
+export { Feed } from './feed.js';
+export { FeedMirror, applyChanges } from './feed-mirror.js';
 export { FRAMINGS } from './framing.js';
 export { METHODS, SERVER_NOTIFICATIONS } from './methods.generated.js';

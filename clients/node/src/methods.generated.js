@@ -76,7 +76,7 @@ export class CatalogdMethods {
   }
 
   /**
-   * `feeds/refresh`: Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a running load (its callers get this reply's range) and loads the first page; start is 0.
+   * `feeds/refresh`: Pull-to-refresh: reloads as many items as are loaded (at least one page) while the loaded items stay; when the reload arrived, feeds/pageLoaded {reset: true} replaces them (a new generation). A running load is abandoned (its callers get this reply's range). A failed refresh leaves items, generation and the next page as they were (feeds/stateChanged failed, with the error), and the feed stays usable; start is 0.
    * @param {import('./types.generated.js').FeedsRefreshParams} params
    * @param {import('./index.js').RequestOptions} [options]
    * @returns {Promise<import('./types.generated.js').FeedsRefreshResult>}
@@ -288,6 +288,7 @@ export const METHODS = Object.freeze({
 /** The notifications the daemon sends. */
 export const SERVER_NOTIFICATIONS = Object.freeze([
   "$/progress",
+  "feeds/itemsChanged",
   "feeds/pageLoaded",
   "feeds/stateChanged",
   "products/changed",

@@ -18,6 +18,34 @@ export interface Capabilities {
   workDoneProgress: boolean;
 }
 
+/** A `FeedItemChange` with `op: "insert"`. */
+export interface FeedInsert {
+  op: "insert";
+  /** at least 0 */
+  index: number;
+  items: Record<string, unknown>[];
+}
+
+/** A `FeedItemChange` with `op: "remove"`. */
+export interface FeedRemove {
+  op: "remove";
+  /** at least 0 */
+  index: number;
+  /** at least 1 */
+  count: number;
+}
+
+/** A `FeedItemChange` with `op: "update"`. */
+export interface FeedUpdate {
+  op: "update";
+  /** at least 0 */
+  index: number;
+  items: Record<string, unknown>[];
+}
+
+/** one step of feeds/itemsChanged, at the index the list has when it is applied */
+export type FeedItemChange = FeedInsert | FeedRemove | FeedUpdate;
+
 export interface FeedRange {
   /** at least 0 */
   start: number;
@@ -277,6 +305,11 @@ export interface FeedsOpenParams {
    * 1…100
    */
   pageSize?: number;
+  /**
+   * how the feed follows changes of its source (products; a photos folder): diff sends feeds/itemsChanged; reset refreshes (feeds/pageLoaded with reset), keeping the loaded count, for clients that only handle pages
+   * @default "diff"
+   */
+  changes?: "diff" | "reset";
 }
 
 /** Result of `feeds/open`. */
@@ -585,6 +618,16 @@ export interface ProgressParams {
 /** Params of the notification `exit` (client→server). */
 export type ExitParams = unknown;
 
+/** Params of the notification `feeds/itemsChanged` (server→client). */
+export interface FeedsItemsChangedParams {
+  feedId: string;
+  /** at least 0 */
+  generation: number;
+  changes: FeedItemChange[];
+  /** at least 0 */
+  count: number;
+}
+
 /** Params of the notification `feeds/pageLoaded` (server→client). */
 export interface FeedsPageLoadedParams {
   feedId: string;
@@ -661,6 +704,7 @@ export interface MethodMap {
 /** Params of every notification the daemon sends, by method. */
 export interface NotificationMap {
   "$/progress": ProgressParams;
+  "feeds/itemsChanged": FeedsItemsChangedParams;
   "feeds/pageLoaded": FeedsPageLoadedParams;
   "feeds/stateChanged": FeedsStateChangedParams;
   "products/changed": ProductsChangedParams;
@@ -691,7 +735,7 @@ export interface CatalogdMethods {
   feedsLoadMore(params: FeedsLoadMoreParams, options?: RequestOptions): Promise<FeedsLoadMoreResult>;
   /** `feeds/open`: Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds (the --max-open-feeds setting): -32602 on source beyond. */
   feedsOpen(params: FeedsOpenParams, options?: RequestOptions): Promise<FeedsOpenResult>;
-  /** `feeds/refresh`: Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a running load (its callers get this reply's range) and loads the first page; start is 0. */
+  /** `feeds/refresh`: Pull-to-refresh: reloads as many items as are loaded (at least one page) while the loaded items stay; when the reload arrived, feeds/pageLoaded {reset: true} replaces them (a new generation). A running load is abandoned (its callers get this reply's range). A failed refresh leaves items, generation and the next page as they were (feeds/stateChanged failed, with the error), and the feed stays usable; start is 0. */
   feedsRefresh(params: FeedsRefreshParams, options?: RequestOptions): Promise<FeedsRefreshResult>;
   /** `initialize`: Starts the session (Language Server Protocol conventions); every other request before it gets -32002. */
   initialize(params?: InitializeParams, options?: RequestOptions): Promise<InitializeResult>;

@@ -5,7 +5,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { PACKAGE_DIR, REPO_ROOT, binaryPath, readTrace, tempDir } from '../testing/helpers.js';
+import { Client } from '../src/index.js';
+import { follow } from '../examples/pager.mjs';
+import { PACKAGE_DIR, REPO_ROOT, binaryPath, eventually, readTrace, servesLiveFeeds, tempDir } from '../testing/helpers.js';
 
 /** Runs an example with `input` on stdin; resolves with {code, stdout, stderr}. */
 function runExample(t, name, { args = [], input = '', env = {} } = {}) {
@@ -64,7 +66,18 @@ function cells(line) {
   return [...line].reduce((n, ch) => n + (ch >= '가' && ch <= '힣' ? 2 : 1), 0);
 }
 
+/** Whether the daemon under test has live feeds (a refresh then keeps the items and reloads as many as were loaded). */
+async function liveFeeds(t) {
+  const client = await Client.start({ binary: binaryPath(), env: { CATALOGD_DATA_DIR: tempDir(t) } });
+  try {
+    return await servesLiveFeeds(client);
+  } finally {
+    await client.close();
+  }
+}
+
 test('the pager, piped, scrolls the product feed, loads more, refreshes and closes it', async (t) => {
+  const live = await liveFeeds(t);
   const trace = join(tempDir(t), 'trace.log');
   const { code, stdout, stderr } = await runExample(t, 'pager.mjs', {
     args: ['--source', 'products', '--page-size', '10', '--', '--trace', trace],
@@ -76,15 +89,93 @@ test('the pager, piped, scrolls the product feed, loads more, refreshes and clos
   assert.equal(status(shown[0]), 'products · 0 · ⠋ loading…', 'the first load shows its state');
   assert.ok(shown.slice(2).some((s) => /^products · \d+\/10 · ⠋ loading…$/.test(status(s))), 'scrolling loads more');
   assert.ok(shown.some((s) => /^> +13  #/m.test(s)), 'the cursor went 12 lines down');
-  assert.ok(shown.some((s) => status(s) === 'products · 0 · ⠋ refreshing…'), 'a refresh empties the list at once');
-  assert.match(shown.at(-1), /^> +3  #/m);
-  assert.equal(status(shown.at(-1)), 'products · 3/10', 'after the refresh: one page, scrolled');
+  if (live) {
+    // The items stay while the refresh runs, and it reloads as many as were loaded.
+    assert.ok(shown.some((s) => status(s) === 'products · 1/20 · ⠋ refreshing…'), 'the list stays while it refreshes');
+    assert.match(shown.at(-1), /^> +3  #/m);
+    assert.equal(status(shown.at(-1)), 'products · 3/20', 'after the refresh: scrolled');
+  } else {
+    // A daemon before live feeds drops the items when a refresh starts and loads one page.
+    assert.ok(shown.some((s) => status(s) === 'products · 0 · ⠋ refreshing…'), 'a refresh empties the list at once');
+    assert.match(shown.at(-1), /^> +3  #/m);
+    assert.equal(status(shown.at(-1)), 'products · 3/10', 'after the refresh: one page, scrolled');
+  }
   for (const screen of shown) {
     assert.equal(screen.split('\n').length, 9, screen);
     for (const line of screen.split('\n')) assert.ok(cells(line) <= 60, line);
   }
   const asked = traceMethods(trace).filter((m) => ['feeds/open', 'feeds/loadMore', 'feeds/refresh', 'feeds/close'].includes(m));
   assert.deepEqual(asked, ['feeds/open', 'feeds/loadMore', 'feeds/loadMore', 'feeds/refresh', 'feeds/close']);
+});
+
+const ins = (index, n = 1) => ({ op: 'insert', index, items: Array.from({ length: n }, (_, i) => ({ id: `new-${index}-${i}` })) });
+const rem = (index, count = 1) => ({ op: 'remove', index, count });
+
+test('the pager keeps the selected item and the screen where they are (cursor 10, top 5)', () => {
+  const cases = [
+    [[ins(0)], [11, 6], 'above the screen: everything moves down one, nothing jumps'],
+    [[ins(5, 2)], [12, 5], 'at the first row on screen: it shows there, the cursor follows its item'],
+    [[ins(8)], [11, 5], 'on screen above the cursor'],
+    [[ins(10)], [11, 5], 'at the cursor: the selected item moved down'],
+    [[ins(11), ins(40)], [10, 5], 'below the cursor: nothing moves'],
+    [[rem(0, 2)], [8, 3], 'above the screen'],
+    [[rem(4, 3)], [7, 4], 'across the first row on screen'],
+    [[rem(10)], [10, 5], 'the selected item: the next one is selected'],
+    [[rem(8, 5)], [8, 5], 'a run through the cursor'],
+    [[{ op: 'update', index: 10, items: [{ id: 'x' }] }], [10, 5], 'an update moves nothing'],
+    [[rem(0), ins(0, 3)], [12, 7], 'in order, each on the list the previous left'],
+  ];
+  for (const [changes, expected, why] of cases) assert.deepEqual(follow(10, 5, 50, changes), expected, why);
+  assert.deepEqual(follow(0, 0, 0, [ins(0, 10)]), [0, 0], 'the first page does not push the cursor');
+  assert.deepEqual(follow(0, 0, 1, [ins(0, 2)]), [2, 0]);
+});
+
+test('the pager shows a product created by another daemon on the same catalog in place', async (t) => {
+  const data = tempDir(t);
+  const other = await Client.start({ binary: binaryPath(), env: { CATALOGD_DATA_DIR: data } });
+  t.after(() => other.close());
+  const live = await servesLiveFeeds(other);
+  const child = spawn(process.execPath, [join(PACKAGE_DIR, 'examples', 'pager.mjs'), '--source', 'products', '--page-size', '10'], {
+    env: { ...process.env, CATALOGD_BIN: binaryPath(), CATALOGD_DATA_DIR: data, LINES: '8', COLUMNS: '80' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const exited = new Promise((resolve) => child.on('close', resolve));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  /** The first screen from `from` on that matches, and the index after it. */
+  const waitFor = async (pattern, from) =>
+    eventually(
+      () => {
+        const shown = stdout.split(/^-+\n/m).slice(0, -1); // complete screens: each ends with its rule
+        const i = shown.findIndex((s, k) => k >= from && pattern.test(s));
+        return i === -1 ? null : [shown[i], i + 1];
+      },
+      30_000,
+      `a screen matching ${pattern}
+${stdout.slice(-1000)}${stderr}`,
+    );
+  try {
+    let [, next] = await waitFor(/^products · 1\/10$/m, 0);
+    child.stdin.write('jjj');
+    let screen;
+    [screen, next] = await waitFor(/^products · 4\/10$/m, next);
+    const selected = /^> +4  #(\d+) /m.exec(screen)[1];
+    const created = await other.productsCreate({ nameKo: '다른 터미널에서 만든 상품', price: 1000 });
+    // Newest first: it comes at the top; the same product stays selected, one further down.
+    [screen] = await waitFor(new RegExp(`^> +5  #${selected} `, 'm'), next);
+    if (live) {
+      assert.equal(status(screen), 'products · 5/11');
+      assert.match(screen, new RegExp(`^ +1  #${created.id} `, 'm'));
+    }
+    child.stdin.end('q');
+    assert.equal(await exited, 0, stderr);
+  } finally {
+    clearTimeout(timer);
+    child.kill('SIGKILL');
+  }
 });
 
 test('the pager scrolls the photo feed to its end', async (t) => {
@@ -116,6 +207,7 @@ test('the pager shows a failed load and retries it on Enter', async (t) => {
 const python = spawnSync('python3', ['--version']).status === 0;
 
 test('the pager on a terminal reads raw keys and restores the terminal', { skip: !python && 'needs python3 for a pseudo-terminal' }, async (t) => {
+  const live = await liveFeeds(t);
   const dir = tempDir(t);
   const trace = join(dir, 'trace.log');
   const steps = [
@@ -152,7 +244,8 @@ test('the pager on a terminal reads raw keys and restores the terminal', { skip:
   assert.deepEqual(run.raw, [true], 'raw: keys one by one, Ctrl-C a key');
   assert.match(moved, /\x1b\[7m  17  [0-9a-f]+ /, 'the cursor went down 16 lines');
   assert.match(moved, /photos · 17\/30\x1b\[K/, 'pages loaded as the cursor neared the end');
-  assert.match(refreshed, /photos · 1\/10\x1b\[K/);
+  // A refresh reloads one page, or, on a daemon with live feeds, as many as were loaded.
+  assert.match(refreshed, live ? /photos · 1\/30\x1b\[K/ : /photos · 1\/10\x1b\[K/);
   assert.ok(quit.endsWith('\x1b[?25h\x1b[?1049l'), 'the cursor and the main screen come back');
   assert.ok(run.restored, 'the terminal is left as it was found');
   const methods = traceMethods(trace);

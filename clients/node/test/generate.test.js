@@ -66,3 +66,22 @@ test('the generator refuses names that clash', () => {
   reserved.methods.push({ name: 'close', params: [], result: { name: 'x', schema: {} } });
   assert.throws(() => generate(reserved), /Client already has/);
 });
+
+test('a oneOf of titled objects is an interface per title and their union', () => {
+  const doc = structuredClone(DOC);
+  doc.components.schemas.GeneratorTestShape = {
+    description: 'a shape',
+    oneOf: [
+      { type: 'object', title: 'GeneratorTestCircle', required: ['kind', 'r'], properties: { kind: { const: 'circle' }, r: { type: 'number' } } },
+      { type: 'object', title: 'GeneratorTestSquare', required: ['kind', 'side'], properties: { kind: { const: 'square' }, side: { type: 'number' } } },
+    ],
+  };
+  const { dts } = generate(doc);
+  assert.match(dts, /\/\*\* A `GeneratorTestShape` with `kind: "circle"`\. \*\/\nexport interface GeneratorTestCircle \{\n {2}kind: "circle";\n {2}r: number;\n\}/);
+  assert.match(dts, /\/\*\* a shape \*\/\nexport type GeneratorTestShape = GeneratorTestCircle \| GeneratorTestSquare;/);
+  const clash = structuredClone(doc);
+  clash.components.schemas.GeneratorTestCircle = { type: 'string' };
+  assert.throws(() => generate(clash), /both want the type name GeneratorTestCircle/);
+  // The live feeds' steps, discriminated on op.
+  assert.match(generate(DOC).dts, /export type FeedItemChange = FeedInsert \| FeedRemove \| FeedUpdate;/);
+});

@@ -92,3 +92,9 @@ export async function rejection(promise) {
     return error;
   }
 }
+
+/** Whether the daemon sends feeds/itemsChanged (live feeds: changes in place, a refresh keeps the items until its first page). */
+export async function servesLiveFeeds(client) {
+  const doc = await client.rpcDiscover();
+  return (doc['x-notifications'] ?? []).some((n) => n.name === 'feeds/itemsChanged');
+}

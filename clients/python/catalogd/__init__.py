@@ -10,6 +10,8 @@ places and quotes over JSON-RPC 2.0 on its stdin and stdout.
 have one typed method per method of the daemon (`_methods.py`, generated from
 `openrpc.json`) and dataclasses for its results (`_types.py`). Errors of the
 daemon are `CatalogdError` subclasses, one per well-known code.
+`open_feed` gives a daemon feed as a list that follows its notifications
+(`Feed`, `AsyncFeed`).
 """
 
 from ._async_client import AsyncClient, AsyncNotificationStream
@@ -21,6 +23,7 @@ from ._errors import (
     CatalogdError,
     Conflict,
     DaemonExited,
+    FeedOutOfSync,
     InternalError,
     InvalidParams,
     InvalidRequest,
@@ -34,6 +37,8 @@ from ._errors import (
     UpstreamError,
     UpstreamUnavailable,
 )
+from ._feed import AsyncFeed, Feed
+from ._feed_mirror import FeedEvent, FeedMirror, apply_changes
 from ._methods import METHODS, NOTIFICATION_HANDLERS, PARAMS
 from ._types import *  # noqa: F401,F403 - the generated dataclasses and notification names
 from ._types import __all__ as _types_all
@@ -42,6 +47,7 @@ from ._wire import UNSET, Unset
 
 __all__ = [
     "AsyncClient",
+    "AsyncFeed",
     "AsyncNotificationStream",
     "CatalogdError",
     "Client",
@@ -49,6 +55,10 @@ __all__ = [
     "DaemonExited",
     "ENV_BINARY",
     "ERROR_CLASSES",
+    "Feed",
+    "FeedEvent",
+    "FeedMirror",
+    "FeedOutOfSync",
     "InternalError",
     "InvalidParams",
     "InvalidRequest",
@@ -69,6 +79,7 @@ __all__ = [
     "UpstreamError",
     "UpstreamUnavailable",
     "__version__",
+    "apply_changes",
     "find_binary",
     *_types_all,
 ]

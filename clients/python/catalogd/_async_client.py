@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from typing import Any, AsyncIterator, Dict, Optional, Set, Tuple
+from typing import Any, AsyncIterator, Dict, Mapping, Optional, Set, Tuple
 
-from ._base import ClientBase, Notification
+from ._base import ClientBase, Notification, ReplyHook
 from ._core import logger, notification_filter, notification_message, request_message
 from ._errors import DaemonExited, ProtocolError, RequestTimeout
+from ._feed import AsyncFeed
 from ._framing import Decoder, encode
 from ._methods import AsyncClientMethods
 from ._wire import to_json
@@ -222,6 +223,14 @@ class AsyncClient(ClientBase, AsyncClientMethods):
         (default: the client's `timeout`), having sent `$/cancelRequest`;
         `DaemonExited` when the daemon ends first. Cancelling the awaiting task
         sends `$/cancelRequest` and raises `CancelledError` in it."""
+        return await self._call(method, params, timeout)
+
+    async def _call(
+        self, method: str, params: Any, timeout: Optional[float], on_reply: Optional[ReplyHook] = None
+    ) -> Any:
+        """`request`, and `on_reply` runs in the reader task when the reply is
+        read, before the notifications after it (and before this returns,
+        unless the call timed out or was cancelled first)."""
         if timeout is None:
             timeout = self.timeout
         self._check_running(method)
@@ -229,6 +238,8 @@ class AsyncClient(ClientBase, AsyncClientMethods):
         body = request_message(id, method, to_json(params))
         future: "asyncio.Future[Dict[str, Any]]" = asyncio.get_running_loop().create_future()
         self._pending[id] = (future, method)
+        if on_reply is not None:
+            self._hook_reply(id, on_reply, takes_reply=False)
         try:
             await self._send(body, method)
             if timeout is None:
@@ -244,10 +255,36 @@ class AsyncClient(ClientBase, AsyncClientMethods):
             raise
         return self._outcome(msg, method)
 
+    def _send_in_order(self, method: str, params: Any, on_reply: ReplyHook) -> None:
+        """Sends a request without waiting for it: `on_reply` gets its reply in
+        the reader task, in stream order (never, if the daemon exits first).
+        May be called from a notification handler."""
+        self._check_running(method)
+        id = self._take_id()
+        body = request_message(id, method, to_json(params))
+        self._hook_reply(id, on_reply, takes_reply=True)
+        self._write_nowait(body)
+
     async def notify(self, method: str, params: Any = None) -> None:
         """Sends a notification (no reply)."""
         self._check_running(method)
         await self._send(notification_message(method, to_json(params)), method)
+
+    async def open_feed(
+        self,
+        source: str,
+        query: Optional[Mapping[str, Any]] = None,
+        page_size: Optional[int] = None,
+        changes: Optional[str] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> AsyncFeed:
+        """Opens a feed of the daemon (`feeds/open`) as an `AsyncFeed`: a list
+        of its items that keeps itself up to date with the feed's
+        notifications. The arguments are those of `Client.open_feed`."""
+        feed = AsyncFeed(self, source, query, page_size, changes)
+        await feed._open(timeout)
+        return feed
 
     def notifications(self, *methods: str) -> AsyncNotificationStream:
         """An async iterator of the notifications that arrive from now on (only
@@ -267,7 +304,8 @@ class AsyncClient(ClientBase, AsyncClientMethods):
         """Stops waiting for `id`; tells the daemon to cancel it if it was still pending."""
         entry = self._pending.pop(id, None)
         if entry is None:
-            return False
+            return False  # answered: its reply hook, if any, has run
+        self._unhook_reply(id)
         entry[0].cancel()
         if self._exited is None:
             self._abandoned.add(id)

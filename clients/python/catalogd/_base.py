@@ -8,7 +8,7 @@ import json
 import os
 import threading
 import weakref
-from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Union
+from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from ._core import (
     INVALID,
@@ -26,8 +26,15 @@ from ._core import (
     method_not_found_reply,
 )
 from ._errors import CatalogdError, DaemonExited
+from ._feed_router import FeedRouter
 from ._framing import check_framing
 from ._types import InitializeResult
+
+ReplyHook = Callable[[Dict[str, Any]], None]
+"""Runs with a reply (the whole message, `result` or `error`) when the client
+reads it: in stream order, after the notifications before it and before
+those after it (on the reader thread of `Client`, in the reader task of
+`AsyncClient`)."""
 
 
 class Notification(NamedTuple):
@@ -86,6 +93,11 @@ class ClientBase:
         self._next_id = 1
         self._abandoned: Set[int] = set()
         """Ids of calls that stopped waiting (timeout, cancel): their late replies are expected."""
+        self._reply_hooks: Dict[int, Tuple[ReplyHook, bool]] = {}
+        """Hooks by request id, each with whether it alone takes the reply (no call waits for it)."""
+        self._reply_hooks_lock = threading.Lock()
+        self._feeds: Optional[FeedRouter] = None
+        """Routes feeds/* notifications to the feed objects; made by the first open_feed."""
 
     # ---------------------------------------------------------------- surface
 
@@ -113,6 +125,33 @@ class ClientBase:
 
     def _initialize_params(self) -> Dict[str, Any]:
         return {"client_info": self._client_info, "client_id": self._client_id}
+
+    def _feed_router(self) -> FeedRouter:
+        with self._reply_hooks_lock:
+            if self._feeds is None:
+                self._feeds = FeedRouter(self)
+            return self._feeds
+
+    def _hook_reply(self, id: int, hook: ReplyHook, takes_reply: bool) -> None:
+        with self._reply_hooks_lock:
+            self._reply_hooks[id] = (hook, takes_reply)
+
+    def _unhook_reply(self, id: int) -> None:
+        with self._reply_hooks_lock:
+            self._reply_hooks.pop(id, None)
+
+    def _run_reply_hook(self, id: int, msg: Dict[str, Any]) -> bool:
+        """Runs the hook of `id`, if any; True when it took the reply."""
+        with self._reply_hooks_lock:
+            entry = self._reply_hooks.pop(id, None)
+        if entry is None:
+            return False
+        hook, takes_reply = entry
+        try:
+            hook(msg)
+        except Exception:
+            logger.exception("the reply hook of request %d raised", id)
+        return takes_reply
 
     def _take_id(self) -> int:
         id = self._next_id
@@ -156,7 +195,8 @@ class ClientBase:
         if kind == RESPONSE:
             id = msg["id"]
             if type(id) is int:  # noqa: E721 - True must not match id 1
-                self._resolve(id, msg)
+                if not self._run_reply_hook(id, msg):
+                    self._resolve(id, msg)
             elif id is None and isinstance(msg.get("error"), dict):
                 logger.warning("catalogd reported an error for a message it could not read: %s", msg["error"])
             else:
@@ -170,6 +210,11 @@ class ClientBase:
         return None
 
     def _resolve(self, id: int, msg: Dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _send_in_order(self, method: str, params: Any, on_reply: ReplyHook) -> None:
+        """Sends a request without waiting; `on_reply` gets its reply where
+        notifications are handled, in stream order."""
         raise NotImplementedError
 
     def _unclaimed_reply(self, id: int, msg: Dict[str, Any]) -> None:

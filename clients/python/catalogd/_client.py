@@ -16,11 +16,12 @@ from __future__ import annotations
 import queue
 import subprocess
 import threading
-from typing import Any, Dict, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterator, Mapping, Optional, Tuple
 
-from ._base import ClientBase, Notification
+from ._base import ClientBase, Notification, ReplyHook
 from ._core import logger, notification_filter, notification_message, request_message
 from ._errors import DaemonExited, ProtocolError, RequestTimeout
+from ._feed import Feed
 from ._framing import Decoder, encode
 from ._methods import ClientMethods
 from ._wire import to_json
@@ -243,6 +244,13 @@ class Client(ClientBase, ClientMethods):
         (default: the client's `timeout`), having sent `$/cancelRequest`;
         `DaemonExited` when the daemon ends first. Ctrl-C while waiting also
         cancels the request. `params` may hold dataclasses of this package."""
+        return self._call(method, params, timeout)
+
+    def _call(
+        self, method: str, params: Any, timeout: Optional[float], on_reply: Optional[ReplyHook] = None
+    ) -> Any:
+        """`request`, and `on_reply` runs on the reader thread when the reply
+        is read (before this returns, unless the call timed out first)."""
         if timeout is None:
             timeout = self.timeout
         self._check_not_reader(f"request({method!r})")
@@ -253,6 +261,8 @@ class Client(ClientBase, ClientMethods):
             id = self._take_id()
             body = request_message(id, method, wire_params)  # raises on bad params before anything is sent
             self._pending[id] = pending
+            if on_reply is not None:
+                self._hook_reply(id, on_reply, takes_reply=False)
         try:
             self._write(body, method)
             finished = pending.event.wait(timeout)
@@ -266,11 +276,57 @@ class Client(ClientBase, ClientMethods):
         assert pending.msg is not None
         return self._outcome(pending.msg, method)
 
+    def _send_in_order(self, method: str, params: Any, on_reply: ReplyHook) -> None:
+        """Sends a request without waiting for it: `on_reply` gets its reply on
+        the reader thread, in stream order (never, if the daemon exits first).
+        May be called from a notification handler."""
+        with self._lock:
+            self._check_running(method)
+            id = self._take_id()
+            body = request_message(id, method, to_json(params))
+            self._hook_reply(id, on_reply, takes_reply=True)
+
+        def write() -> None:
+            try:
+                self._write(body, method, wait_for_exit=False)
+            except (DaemonExited, OSError):
+                self._unhook_reply(id)
+
+        if threading.current_thread() is self._reader:
+            # The reader must not block on a full pipe while the daemon waits for it to read.
+            threading.Thread(target=write, name=f"catalogd-{self.pid}-write", daemon=True).start()
+        else:
+            write()
+
     def notify(self, method: str, params: Any = None) -> None:
         """Sends a notification (no reply)."""
         with self._lock:
             self._check_running(method)
         self._write(notification_message(method, to_json(params)), method)
+
+    def open_feed(
+        self,
+        source: str,
+        query: Optional[Mapping[str, Any]] = None,
+        page_size: Optional[int] = None,
+        changes: Optional[str] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Feed:
+        """Opens a feed of the daemon (`feeds/open`) as a `Feed`: a list of its
+        items that keeps itself up to date with the feed's notifications.
+
+        Args:
+            source: "photos", "products", "places" or "quotes".
+            query: the source's filters (products: query, supplierId, sort; …).
+            page_size: items per page (None: the source's default).
+            changes: "diff" (changes arrive in place, `feeds/itemsChanged`) or
+                "reset" (a change reloads the items); None: the daemon's default, diff.
+            timeout: seconds to wait for the reply; None: the client's default.
+        """
+        feed = Feed(self, source, query, page_size, changes)
+        feed._open(timeout)
+        return feed
 
     def notifications(self, *methods: str) -> NotificationStream:
         """A blocking iterator of the notifications that arrive from now on
@@ -301,7 +357,8 @@ class Client(ClientBase, ClientMethods):
             if pending is not None and running:
                 self._abandoned.add(id)
         if pending is None:
-            return False
+            return False  # answered: its reply hook, if any, has run
+        self._unhook_reply(id)
         if running:
             try:
                 self._write(notification_message("$/cancelRequest", {"id": id}), "$/cancelRequest")

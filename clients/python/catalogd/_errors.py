@@ -228,3 +228,23 @@ class RequestTimeout(*_timeout_bases()):  # type: ignore[misc]
 class ProtocolError(ValueError):
     """The daemon wrote something that breaks the wire contract: a reply that
     lacks a required member, or bytes on stdout that are not a message."""
+
+
+class FeedOutOfSync(ProtocolError):
+    """A feed's notifications did not fit the items held for it: a
+    `feeds/pageLoaded` that does not start at the end of the list, a
+    `feeds/itemsChanged` step outside the list or a `count` other than the
+    length after the steps, or params that do not decode. The list is left as
+    it was before that notification, and the feed reloads it with
+    `feeds/items` (a resync). Not raised to callers: `Feed` delivers it in a
+    `FeedEvent` of kind "desync" and logs it on the `catalogd` logger.
+
+    Attributes:
+        feed_id: the feed.
+        reason: what did not fit, in words.
+    """
+
+    def __init__(self, feed_id: Optional[str], reason: str) -> None:
+        super().__init__(f"feed {feed_id}: {reason}; reloading its items" if feed_id else f"{reason}; reloading")
+        self.feed_id = feed_id
+        self.reason = reason

@@ -16,6 +16,7 @@ from ._types import (
     FeedItems,
     FeedOpened,
     FeedRange,
+    FeedsItemsChanged,
     FeedsPageLoaded,
     FeedsStateChanged,
     InitializeResult,
@@ -74,7 +75,12 @@ PARAMS: Dict[str, Dict[str, str]] = {
     "feeds/close": {"feedId": "feed_id"},
     "feeds/items": {"feedId": "feed_id", "start": "start", "end": "end"},
     "feeds/loadMore": {"feedId": "feed_id"},
-    "feeds/open": {"source": "source", "query": "query", "pageSize": "page_size"},
+    "feeds/open": {
+        "source": "source",
+        "query": "query",
+        "pageSize": "page_size",
+        "changes": "changes",
+    },
     "feeds/refresh": {"feedId": "feed_id"},
     "initialize": {"clientInfo": "client_info", "clientId": "client_id"},
     "photos/image": {"id": "id"},
@@ -130,6 +136,7 @@ PARAMS: Dict[str, Dict[str, str]] = {
 
 NOTIFICATION_HANDLERS: Dict[str, str] = {
     "$/progress": "on_progress",
+    "feeds/itemsChanged": "on_feeds_items_changed",
     "feeds/pageLoaded": "on_feeds_page_loaded",
     "feeds/stateChanged": "on_feeds_state_changed",
     "products/changed": "on_products_changed",
@@ -286,6 +293,7 @@ class ClientMethods:
         source: Literal["photos", "products", "places", "quotes"],
         query: Optional[Mapping[str, Any]] = None,
         page_size: Optional[int] = None,
+        changes: Optional[Literal["diff", "reset"]] = None,
         timeout: Optional[float] = None,
     ) -> FeedOpened:
         """Opens an idle, empty feed over a source's list; query holds that list's filters (products:
@@ -302,6 +310,10 @@ class ClientMethods:
             page_size: items per fetch (places: at most 15); default the source's list default
                 (photos 30, products 20, quotes 20, places 15) (1–100; None leaves it out; wire
                 `pageSize`)
+            changes: how the feed follows changes of its source (products; a photos folder): diff
+                sends feeds/itemsChanged; reset refreshes (feeds/pageLoaded with reset), keeping the
+                loaded count, for clients that only handle pages (default "diff", "diff" | "reset";
+                None leaves it out)
             timeout: seconds to wait for the reply; None: the client's default.
 
         Returns: FeedOpened.
@@ -312,12 +324,17 @@ class ClientMethods:
             params["query"] = _w.to_json(query)
         if page_size is not None:
             params["pageSize"] = _w.to_json(page_size)
+        if changes is not None:
+            params["changes"] = _w.to_json(changes)
         result = self.request("feeds/open", params, timeout=timeout)
         return FeedOpened.from_json(result)
 
     def feeds_refresh(self, *, feed_id: str, timeout: Optional[float] = None) -> FeedRange:
-        """Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a
-        running load (its callers get this reply's range) and loads the first page; start is 0.
+        """Pull-to-refresh: reloads as many items as are loaded (at least one page) while the loaded
+        items stay; when the reload arrived, feeds/pageLoaded {reset: true} replaces them (a new
+        generation). A running load is abandoned (its callers get this reply's range). A failed
+        refresh leaves items, generation and the next page as they were (feeds/stateChanged failed,
+        with the error), and the feed stays usable; start is 0.
 
         Calls `feeds/refresh`.
 
@@ -787,6 +804,23 @@ class ClientMethods:
         """
         return self.on("$/progress", lambda params: callback(Progress.from_json(params)))
 
+    def on_feeds_items_changed(self, callback: Callable[[FeedsItemsChanged], Any]) -> Callable[[], None]:
+        """Calls `callback` with the params of every `feeds/itemsChanged` notification (a
+        `FeedsItemsChanged`). The feed's loaded items changed in place (a product created, updated
+        or deleted by any writer of the catalog; a file of a photos folder added, removed or
+        changed; a reload after changes may have been missed): apply changes in order. insert puts
+        items at index; remove takes count items from index; update replaces the items from index
+        on. A move is a remove and an insert. count is the number of items after the changes. Only
+        sent to feeds opened with changes: diff (the default). Precedes the reply of the request
+        that caused it.
+
+        Returns a function that removes the handler; see `on`.
+        """
+        return self.on(
+            "feeds/itemsChanged",
+            lambda params: callback(FeedsItemsChanged.from_json(params)),
+        )
+
     def on_feeds_page_loaded(self, callback: Callable[[FeedsPageLoaded], Any]) -> Callable[[], None]:
         """Calls `callback` with the params of every `feeds/pageLoaded` notification (a
         `FeedsPageLoaded`). A page was appended at start..<end; reset is true for the first page
@@ -996,6 +1030,7 @@ class AsyncClientMethods:
         source: Literal["photos", "products", "places", "quotes"],
         query: Optional[Mapping[str, Any]] = None,
         page_size: Optional[int] = None,
+        changes: Optional[Literal["diff", "reset"]] = None,
         timeout: Optional[float] = None,
     ) -> FeedOpened:
         """Opens an idle, empty feed over a source's list; query holds that list's filters (products:
@@ -1012,6 +1047,10 @@ class AsyncClientMethods:
             page_size: items per fetch (places: at most 15); default the source's list default
                 (photos 30, products 20, quotes 20, places 15) (1–100; None leaves it out; wire
                 `pageSize`)
+            changes: how the feed follows changes of its source (products; a photos folder): diff
+                sends feeds/itemsChanged; reset refreshes (feeds/pageLoaded with reset), keeping the
+                loaded count, for clients that only handle pages (default "diff", "diff" | "reset";
+                None leaves it out)
             timeout: seconds to wait for the reply; None: the client's default.
 
         Returns: FeedOpened.
@@ -1022,12 +1061,17 @@ class AsyncClientMethods:
             params["query"] = _w.to_json(query)
         if page_size is not None:
             params["pageSize"] = _w.to_json(page_size)
+        if changes is not None:
+            params["changes"] = _w.to_json(changes)
         result = await self.request("feeds/open", params, timeout=timeout)
         return FeedOpened.from_json(result)
 
     async def feeds_refresh(self, *, feed_id: str, timeout: Optional[float] = None) -> FeedRange:
-        """Pull-to-refresh: starts a new generation (the loaded items are dropped at once), abandons a
-        running load (its callers get this reply's range) and loads the first page; start is 0.
+        """Pull-to-refresh: reloads as many items as are loaded (at least one page) while the loaded
+        items stay; when the reload arrived, feeds/pageLoaded {reset: true} replaces them (a new
+        generation). A running load is abandoned (its callers get this reply's range). A failed
+        refresh leaves items, generation and the next page as they were (feeds/stateChanged failed,
+        with the error), and the feed stays usable; start is 0.
 
         Calls `feeds/refresh`.
 
@@ -1496,6 +1540,23 @@ class AsyncClientMethods:
         Returns a function that removes the handler; see `on`.
         """
         return self.on("$/progress", lambda params: callback(Progress.from_json(params)))
+
+    def on_feeds_items_changed(self, callback: Callable[[FeedsItemsChanged], Any]) -> Callable[[], None]:
+        """Calls `callback` with the params of every `feeds/itemsChanged` notification (a
+        `FeedsItemsChanged`). The feed's loaded items changed in place (a product created, updated
+        or deleted by any writer of the catalog; a file of a photos folder added, removed or
+        changed; a reload after changes may have been missed): apply changes in order. insert puts
+        items at index; remove takes count items from index; update replaces the items from index
+        on. A move is a remove and an insert. count is the number of items after the changes. Only
+        sent to feeds opened with changes: diff (the default). Precedes the reply of the request
+        that caused it.
+
+        Returns a function that removes the handler; see `on`.
+        """
+        return self.on(
+            "feeds/itemsChanged",
+            lambda params: callback(FeedsItemsChanged.from_json(params)),
+        )
 
     def on_feeds_page_loaded(self, callback: Callable[[FeedsPageLoaded], Any]) -> Callable[[], None]:
         """Calls `callback` with the params of every `feeds/pageLoaded` notification (a

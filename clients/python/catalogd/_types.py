@@ -10,7 +10,7 @@ names are the wire names in snake_case."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Dict, List, Literal, Optional, Union
+from typing import Any, Callable, ClassVar, Dict, List, Literal, Optional, Union
 
 from . import _wire as _w
 
@@ -19,9 +19,14 @@ __all__ = [
     "Capabilities",
     "CapabilitiesLimits",
     "Deleted",
+    "FeedInsert",
+    "FeedItemChange",
     "FeedItems",
     "FeedOpened",
     "FeedRange",
+    "FeedRemove",
+    "FeedUpdate",
+    "FeedsItemsChanged",
     "FeedsPageLoaded",
     "FeedsStateChanged",
     "FeedsStateChangedError",
@@ -53,9 +58,11 @@ __all__ = [
     "StatusTimingsValue",
     "Supplier",
     "SupplierList",
+    "feed_item_change_from_json",
     "CANCEL_REQUEST",
     "PROGRESS",
     "EXIT",
+    "FEEDS_ITEMS_CHANGED",
     "FEEDS_PAGE_LOADED",
     "FEEDS_STATE_CHANGED",
     "INITIALIZED",
@@ -72,6 +79,14 @@ PROGRESS = "$/progress"
 """server→client: Progress of long work, for requests that carried params.workDoneToken."""
 EXIT = "exit"
 """client→server: Ends the process: status 0 after shutdown, 1 without. No params."""
+FEEDS_ITEMS_CHANGED = "feeds/itemsChanged"
+"""server→client: The feed's loaded items changed in place (a product created, updated or deleted by
+any writer of the catalog; a file of a photos folder added, removed or changed; a reload after
+changes may have been missed): apply changes in order. insert puts items at index; remove takes
+count items from index; update replaces the items from index on. A move is a remove and an insert.
+count is the number of items after the changes. Only sent to feeds opened with changes: diff (the
+default). Precedes the reply of the request that caused it.
+"""
 FEEDS_PAGE_LOADED = "feeds/pageLoaded"
 """server→client: A page was appended at start..<end; reset is true for the first page after a refresh
 (the list now starts at 0). generation grows by one at each refresh; a page fetched for an older
@@ -215,6 +230,38 @@ class Deleted:
 
 
 @dataclass(frozen=True)
+class FeedInsert:
+    """`FeedItemChange` with `op` "insert": one step of feeds/itemsChanged, at the index the list has
+    when it is applied
+    """
+
+    op: Literal["insert"]
+    """(`op`)"""
+    index: int
+    """(`index`)"""
+    items: List[Dict[str, Any]]
+    """(`items`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> FeedInsert:
+        """A `FeedInsert` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "FeedInsert")
+        return cls(
+            op=_w.required(obj, "op", "FeedInsert"),
+            index=_w.required(obj, "index", "FeedInsert"),
+            items=_w.required(obj, "items", "FeedInsert"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["op"] = _w.to_json(self.op)
+        out["index"] = _w.to_json(self.index)
+        out["items"] = _w.to_json(self.items)
+        return out
+
+
+@dataclass(frozen=True)
 class FeedItems:
     """The result of `feeds/items`."""
 
@@ -289,6 +336,114 @@ class FeedRange:
         out["start"] = _w.to_json(self.start)
         out["end"] = _w.to_json(self.end)
         out["endReached"] = _w.to_json(self.end_reached)
+        return out
+
+
+@dataclass(frozen=True)
+class FeedRemove:
+    """`FeedItemChange` with `op` "remove": one step of feeds/itemsChanged, at the index the list has
+    when it is applied
+    """
+
+    op: Literal["remove"]
+    """(`op`)"""
+    index: int
+    """(`index`)"""
+    count: int
+    """(`count`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> FeedRemove:
+        """A `FeedRemove` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "FeedRemove")
+        return cls(
+            op=_w.required(obj, "op", "FeedRemove"),
+            index=_w.required(obj, "index", "FeedRemove"),
+            count=_w.required(obj, "count", "FeedRemove"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["op"] = _w.to_json(self.op)
+        out["index"] = _w.to_json(self.index)
+        out["count"] = _w.to_json(self.count)
+        return out
+
+
+@dataclass(frozen=True)
+class FeedUpdate:
+    """`FeedItemChange` with `op` "update": one step of feeds/itemsChanged, at the index the list has
+    when it is applied
+    """
+
+    op: Literal["update"]
+    """(`op`)"""
+    index: int
+    """(`index`)"""
+    items: List[Dict[str, Any]]
+    """(`items`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> FeedUpdate:
+        """A `FeedUpdate` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "FeedUpdate")
+        return cls(
+            op=_w.required(obj, "op", "FeedUpdate"),
+            index=_w.required(obj, "index", "FeedUpdate"),
+            items=_w.required(obj, "items", "FeedUpdate"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["op"] = _w.to_json(self.op)
+        out["index"] = _w.to_json(self.index)
+        out["items"] = _w.to_json(self.items)
+        return out
+
+
+@dataclass(frozen=True)
+class FeedsItemsChanged:
+    """The params of the `feeds/itemsChanged` notification. The feed's loaded items changed in place (a
+    product created, updated or deleted by any writer of the catalog; a file of a photos folder
+    added, removed or changed; a reload after changes may have been missed): apply changes in order.
+    insert puts items at index; remove takes count items from index; update replaces the items from
+    index on. A move is a remove and an insert. count is the number of items after the changes. Only
+    sent to feeds opened with changes: diff (the default). Precedes the reply of the request that
+    caused it.
+    """
+
+    METHOD: ClassVar[str] = "feeds/itemsChanged"
+    """The notification these are the params of."""
+
+    feed_id: str
+    """(`feedId`)"""
+    generation: int
+    """(`generation`)"""
+    changes: List[FeedItemChange]
+    """(`changes`)"""
+    count: int
+    """(`count`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> FeedsItemsChanged:
+        """A `FeedsItemsChanged` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "FeedsItemsChanged")
+        return cls(
+            feed_id=_w.required(obj, "feedId", "FeedsItemsChanged"),
+            generation=_w.required(obj, "generation", "FeedsItemsChanged"),
+            changes=_w.required(obj, "changes", "FeedsItemsChanged", _w.list_of(feed_item_change_from_json)),
+            count=_w.required(obj, "count", "FeedsItemsChanged"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["feedId"] = _w.to_json(self.feed_id)
+        out["generation"] = _w.to_json(self.generation)
+        out["changes"] = _w.to_json(self.changes)
+        out["count"] = _w.to_json(self.count)
         return out
 
 
@@ -1352,9 +1507,29 @@ class SupplierList:
         return out
 
 
+FeedItemChange = Union[FeedInsert, FeedRemove, FeedUpdate]
+"""one step of feeds/itemsChanged, at the index the list has when it is applied: `FeedInsert`,
+`FeedRemove` or `FeedUpdate`, as `op` says.
+"""
+
+_FEED_ITEM_CHANGE_FORMS: Dict[Any, Callable[[Any], FeedItemChange]] = {
+    "insert": FeedInsert.from_json,
+    "remove": FeedRemove.from_json,
+    "update": FeedUpdate.from_json,
+}
+
+
+def feed_item_change_from_json(obj: Any) -> FeedItemChange:
+    """A `FeedItemChange` from wire JSON: the `FeedInsert`, `FeedRemove` or `FeedUpdate` that its `op`
+    names.
+    """
+    return _w.tagged(obj, "op", _FEED_ITEM_CHANGE_FORMS, "FeedItemChange")
+
+
 NOTIFICATION_PARAMS: Dict[str, Any] = {
     CANCEL_REQUEST: CancelRequest,
     PROGRESS: Progress,
+    FEEDS_ITEMS_CHANGED: FeedsItemsChanged,
     FEEDS_PAGE_LOADED: FeedsPageLoaded,
     FEEDS_STATE_CHANGED: FeedsStateChanged,
     PRODUCTS_CHANGED: ProductsChanged,

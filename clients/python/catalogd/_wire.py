@@ -78,6 +78,18 @@ def optional(obj: Mapping[str, Any], key: str, decode: Optional[Decoder] = None)
     return decode(value)
 
 
+def tagged(obj: Any, tag: str, forms: Mapping[Any, Callable[[Any], T]], owner: str) -> T:
+    """One form of a tagged union (a oneOf of objects): the decoder of
+    `forms` that the member `tag` names (`{"op": "insert", …}`)."""
+    value = required(expect_object(obj, owner), tag, owner)
+    try:
+        decode = forms[value]
+    except (KeyError, TypeError):
+        known = ", ".join(repr(v) for v in forms)
+        raise ProtocolError(f"{owner}: {tag} is {value!r:.100}, none of {known}") from None
+    return decode(obj)
+
+
 def list_of(decode: Decoder) -> Callable[[Any], List[Any]]:
     def decode_list(value: Any) -> List[Any]:
         if not isinstance(value, list):

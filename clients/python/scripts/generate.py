@@ -10,7 +10,9 @@ another) and writes, under `clients/python/catalogd/`:
 - `_types.py`: a frozen dataclass for every schema of `components/schemas`,
   every result schema that is an object with properties, every such object
   nested in them, and the params of every notification of `x-notifications`;
-  each with `from_json` (unknown members ignored) and `to_json`. Also a
+  each with `from_json` (unknown members ignored) and `to_json`. A oneOf of
+  objects told apart by a `const` member (`op: "insert"`, …) is a `Union`
+  of their dataclasses, with `<name>_from_json` to decode one. Also a
   constant per notification name and `NOTIFICATION_PARAMS`.
 - `_methods.py`: `ClientMethods` and `AsyncClientMethods`, mixins with one
   typed method per OpenRPC method (`quotes/random` → `quotes_random`), whose
@@ -50,7 +52,7 @@ REF_PREFIX = "#/components/schemas/"
 # Names a generated method or parameter must not take: the client's own surface.
 RESERVED_METHOD_NAMES = {
     "request", "notify", "on", "notifications", "start", "close", "pid", "returncode",
-    "initialize_result", "stderr_tail", "framing", "binary", "args", "env", "timeout",
+    "initialize_result", "stderr_tail", "framing", "binary", "args", "env", "timeout", "open_feed",
 }
 RESERVED_PARAM_NAMES = {"self", "timeout", "params"}
 
@@ -192,6 +194,29 @@ class FieldSpec:
 
 
 @dataclass
+class UnionSpec:
+    """A oneOf/anyOf of two or more objects told apart by a `const` member: a
+    `Union` of their dataclasses and a function that decodes the one the
+    member names."""
+
+    name: str
+    doc: str
+    tag: str
+    """The wire name of the member whose `const` value tells the forms apart (`op`)."""
+    forms: List[Tuple[Any, str]]
+    """(that member's value, the dataclass of the form), in the document's order."""
+    origin: str
+
+    @property
+    def decoder(self) -> str:
+        return snake(self.name) + "_from_json"
+
+    @property
+    def forms_constant(self) -> str:
+        return "_" + pascal_to_upper(self.name) + "_FORMS"
+
+
+@dataclass
 class ClassSpec:
     name: str
     doc: str
@@ -208,6 +233,7 @@ class Types:
     def __init__(self, doc: Dict[str, Any]) -> None:
         self.components: Dict[str, Any] = doc.get("components", {}).get("schemas", {})
         self.classes: Dict[str, ClassSpec] = {}
+        self.unions: Dict[str, UnionSpec] = {}
         self.order: List[str] = []
         self.literal_used = False
         self._in_progress: Set[str] = set()
@@ -255,7 +281,7 @@ class Types:
             return self.maybe_null(TypeInfo(ann, None), nullable)
         for key in ("oneOf", "anyOf"):
             if key in schema:
-                return self.union([self.resolve(s, hint) for s in schema[key]])
+                return self.alternatives(schema[key], hint, schema.get("description", ""))
         if "allOf" in schema and len(schema["allOf"]) == 1:
             return self.resolve(schema["allOf"][0], hint)
         types = schema.get("type")
@@ -303,6 +329,55 @@ class Types:
             return TypeInfo("Dict[str, Any]", None)
         raise GenerationError(f"unsupported schema type {types!r} in {hint}")
 
+    def alternatives(self, schemas: List[Any], hint: str, description: str) -> TypeInfo:
+        """The type of a oneOf/anyOf. Two or more objects with properties, told
+        apart by a member with a different `const` in each (`op: "insert"`,
+        …), make a tagged union named `hint`: a dataclass per form (named by
+        its `title`, else `hint` and the member's value) and a function that
+        decodes the form the member names. Other mixes of objects stay JSON."""
+        records = [s for s in schemas if isinstance(s, dict) and self.is_record(s)]
+        if len(records) < 2:
+            return self.union([self.resolve(s, hint) for s in schemas])
+        nulls = [s for s in schemas if isinstance(s, dict) and s.get("type") == "null"]
+        tag = self.discriminator(records)
+        if tag is None or len(records) + len(nulls) != len(schemas):
+            return TypeInfo("Any", None)
+        forms: List[Tuple[Any, str]] = []
+        for record in records:
+            value = record["properties"][tag]["const"]
+            title = record.get("title", "")
+            name = title if re.fullmatch(r"[A-Z][A-Za-z0-9]*", title) else hint + pascal(str(value))
+            what = f"`{hint}` with `{tag}` {json.dumps(value, ensure_ascii=False)}"
+            doc = record.get("description") or (f"{what}: {description}" if description else f"{what}.")
+            self.add_class(name, record, doc)
+            forms.append((value, name))
+        if hint in self.classes:
+            raise GenerationError(f"a class and a union both want the name {hint!r}")
+        spec = UnionSpec(hint, description, tag, forms, json.dumps(schemas, sort_keys=True))
+        known = self.unions.get(hint)
+        if known is not None and known.origin != spec.origin:
+            raise GenerationError(f"two different unions want the name {hint!r}")
+        self.unions[hint] = spec
+        return self.maybe_null(TypeInfo(hint, spec.decoder), bool(nulls))
+
+    @staticmethod
+    def discriminator(records: List[Dict[str, Any]]) -> Optional[str]:
+        """The first property that every record has, required, with a `const`
+        scalar value different in each; None when there is none."""
+        for name in records[0]["properties"]:
+            values = []
+            for r in records:
+                sub = r["properties"].get(name)
+                if not (isinstance(sub, dict) and "const" in sub and name in r.get("required", [])):
+                    break
+                if not isinstance(sub["const"], (str, int)) or isinstance(sub["const"], bool):
+                    break
+                values.append(sub["const"])
+            else:
+                if len(set(values)) == len(values):
+                    return name
+        return None
+
     def union(self, infos: List[TypeInfo]) -> TypeInfo:
         nullable = any(i.nullable for i in infos)
         rest = [i for i in infos if i.annotation != "None"]
@@ -323,6 +398,8 @@ class Types:
 
     def add_class(self, name: str, schema: Dict[str, Any], doc: str, method: Optional[str] = None) -> None:
         origin = json.dumps(schema, sort_keys=True)
+        if name in self.unions:
+            raise GenerationError(f"a class and a union both want the name {name!r}")
         if name in self.classes:
             if self.classes[name].origin != origin:
                 raise GenerationError(f"two different schemas want the class name {name!r}")
@@ -400,7 +477,7 @@ def param_annotation(types: Types, schema: Any, hint: str) -> Tuple[str, bool]:
         if key in schema:
             parts = [param_annotation(types, s, hint) for s in schema[key]]
             nullable = any(n for _, n in parts) or any(a == "None" for a, _ in parts)
-            anns = [a for a, _ in parts if a != "None"]
+            anns = list(dict.fromkeys(a for a, _ in parts if a != "None"))  # two objects are one Mapping
             ann = anns[0] if len(anns) == 1 else "Union[" + ", ".join(anns) + "]"
             return (f"Optional[{ann}]" if nullable else ann), nullable
     info = types.resolve(schema, hint)
@@ -508,9 +585,11 @@ def emit_types(doc: Dict[str, Any], types: Types, notes: List[NotificationSpec])
     out.append("from . import _wire as _w")
     out.append("")
     names = sorted(types.classes)
+    unions = [types.unions[u] for u in sorted(types.unions)]
     consts = [n.const for n in notes]
+    exported = sorted(names + [u.name for u in unions] + [u.decoder for u in unions], key=lambda n: (n[0].islower(), n))
     out.append("__all__ = [")
-    for name in names + consts + ["NOTIFICATION_PARAMS"]:
+    for name in exported + consts + ["NOTIFICATION_PARAMS"]:
         out.append(f"    {q(name)},")
     out.append("]")
     out.append("")
@@ -570,6 +649,24 @@ def emit_types(doc: Dict[str, Any], types: Types, notes: List[NotificationSpec])
                 out.append(f"        if self.{f.py} is not None:")
                 out.append(f"            out[{q(f.wire)}] = _w.to_json(self.{f.py})")
         out.append("        return out")
+    for u in unions:
+        # After the classes: a Union is made when the module runs.
+        members = [cls for _, cls in u.forms]
+        listed = ", ".join(f"`{m}`" for m in members[:-1]) + f" or `{members[-1]}`"
+        out.append("")
+        out.append("")
+        out.append(f"{u.name} = Union[{', '.join(members)}]")
+        out.extend(doc_block((u.doc.strip() + ": " if u.doc.strip() else "") + f"{listed}, as `{u.tag}` says.", ""))
+        out.append("")
+        out.append(f"{u.forms_constant}: Dict[Any, Callable[[Any], {u.name}]] = {{")
+        for value, cls in u.forms:
+            out.append(f"    {pyrepr(value)}: {cls}.from_json,")
+        out.append("}")
+        out.append("")
+        out.append("")
+        out.append(f"def {u.decoder}(obj: Any) -> {u.name}:")
+        out.extend(doc_block(f"A `{u.name}` from wire JSON: the {listed} that its `{u.tag}` names.", "    "))
+        out.append(f"    return _w.tagged(obj, {q(u.tag)}, {u.forms_constant}, {q(u.name)})")
     out.append("")
     out.append("")
     out.append("NOTIFICATION_PARAMS: Dict[str, Any] = {")

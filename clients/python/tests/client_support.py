@@ -65,3 +65,19 @@ def wait_until(predicate: Callable[[], bool], timeout: float = 5.0, interval: fl
             return True
         time.sleep(interval)
     return predicate()
+
+
+def serves_live_feeds(client: Any) -> bool:
+    """Whether the daemon behind a started `Client` sends `feeds/itemsChanged`
+    (live feeds: changes in place, a refresh keeps the items until its first page)."""
+    doc = client.rpc_discover()
+    return any(n.get("name") == "feeds/itemsChanged" for n in doc.get("x-notifications", []))
+
+
+async def wait_until_async(predicate: Callable[[], bool], timeout: float = 10.0, interval: float = 0.02) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        await asyncio.sleep(interval)
+    return predicate()

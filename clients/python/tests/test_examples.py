@@ -1,21 +1,24 @@
-"""The examples run: the tour, the feed model, and the feed app piped and on a
-pseudo-terminal."""
+"""The examples run: the tour, and the feed app piped, on a pseudo-terminal,
+and following a product created by another daemon on the same catalog."""
 
 from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import subprocess
 import sys
+import threading
+import time
 from typing import Dict, List, Optional
 
 import pytest
-from client_support import PACKAGE_ROOT, REPO_ROOT, run, trace_lines
+from client_support import PACKAGE_ROOT, REPO_ROOT, serves_live_feeds, trace_lines
 
-from catalogd import AsyncClient, Client
+from catalogd import Client, FeedInsert, FeedRemove, FeedUpdate
 from catalogd.examples import tour
-from catalogd.examples.feed import Feed
+from catalogd.examples.feed import follow
 
 
 def example(daemons, module: str, *args: str, input: str = "", timeout: float = 60,
@@ -86,49 +89,42 @@ def screens(stdout: str) -> List[str]:
     return [s for s in re.split(r"^-+\n", stdout, flags=re.M) if s]
 
 
-def test_the_feed_model_mirrors_the_daemons_feed(daemons):
-    trace = daemons.trace_path()
+def ins(index: int, n: int = 1) -> FeedInsert:
+    return FeedInsert("insert", index, [{"id": f"new-{index}-{i}"} for i in range(n)])
 
-    async def main() -> None:
-        async with daemons("--trace", str(trace), cls=AsyncClient) as c:
-            changes: List[str] = []
-            feed = Feed(c, "photos", page_size=50, on_change=lambda: changes.append(feed.state))
-            await feed.open()
-            assert feed.state == "idle" and feed.items == []
-            feed.load_more()
-            feed.load_more()  # asked twice before the first answer: the daemon joins them
-            await feed.settled()
-            assert len(feed.items) == 50 and feed.state == "idle"
-            assert "loading" in changes
 
-            while feed.state != "ended":
-                feed.load_more()
-                await feed.settled()
-            assert len(feed.items) == 120 and len({p["id"] for p in feed.items}) == 120
-            held = await c.feeds_items(feed_id=feed.feed_id, start=0, end=200)
-            assert held.items == feed.items, "the mirror holds what the daemon holds"
+def rem(index: int, n: int = 1) -> FeedRemove:
+    return FeedRemove("remove", index, n)
 
-            seen: List[int] = []
-            feed.refresh(then=lambda: seen.append(len(feed.items)))
-            await feed.settled()
-            assert feed.generation == 1 and seen == [50] and feed.state == "idle"
-            assert "refreshing" in changes
 
-            other = Feed(c, "products", query={"query": "우유"}, page_size=5)
-            await other.open()
-            other.load_more()
-            await other.settled()
-            assert len(other.items) == 5 and len(feed.items) == 50, "each feed sees its own pages"
-            for f in (feed, other):
-                await f.close()
+@pytest.mark.parametrize(
+    "changes, expected",
+    [
+        ([ins(0)], (11, 6)),  # above the screen: everything moves down one, nothing jumps
+        ([ins(5, 2)], (12, 5)),  # at the first row on screen: it shows there, the cursor follows its item
+        ([ins(8)], (11, 5)),  # on screen above the cursor
+        ([ins(10)], (11, 5)),  # at the cursor: the selected item moved down
+        ([ins(11), ins(40)], (10, 5)),  # below the cursor: nothing moves
+        ([rem(0, 2)], (8, 3)),  # above the screen
+        ([rem(4, 3)], (7, 4)),  # across the first row on screen
+        ([rem(10)], (10, 5)),  # the selected item: the next one is selected
+        ([rem(8, 5)], (8, 5)),  # a run through the cursor
+        ([FeedUpdate("update", 10, [{"id": "x"}])], (10, 5)),
+        ([rem(0), ins(0, 3)], (12, 7)),  # in order, each on the list the previous left
+    ],
+)
+def test_the_feed_app_keeps_the_selected_item_and_the_screen_where_they_are(changes, expected):
+    assert follow(10, 5, 50, changes) == expected
 
-    run(main())
-    methods = trace_methods(trace)
-    assert methods.count("feeds/pageLoaded") == 3 + 1 + 1, "the doubled load_more was one fetch"
-    assert methods.count("feeds/close") == 2
+
+def test_the_first_items_do_not_push_the_cursor():
+    assert follow(0, 0, 0, [ins(0, 10)]) == (0, 0)
+    assert follow(0, 0, 1, [ins(0, 2)]) == (2, 0)
 
 
 def test_the_feed_app_piped_scrolls_loads_refreshes_and_closes(daemons):
+    with daemons() as c:
+        live = serves_live_feeds(c)
     trace = daemons.trace_path()
     r = example(daemons, "feed", "--source", "products", "--page-size", "10", "--", "--trace", str(trace),
                 input="j" * 12 + "r" + "jj" + "q", env={"LINES": "8", "COLUMNS": "60"})
@@ -138,8 +134,14 @@ def test_the_feed_app_piped_scrolls_loads_refreshes_and_closes(daemons):
     assert any(re.search(r"^products · \d+/10 · ⠋ loading…$", s, re.M) for s in shown[2:]), "scrolling loads more"
     assert any(re.search(r"^> +13  #", s, re.M) for s in shown), "the cursor went 12 lines down"
     refreshing = next(i for i, s in enumerate(shown) if "⠋ refreshing…" in s)
-    assert re.search(r"^products · 0 · ⠋ refreshing…$", shown[refreshing], re.M), "the list empties at once"
-    assert re.search(r"^> +3  #", shown[-1], re.M) and "3/10" in shown[-1], "after the refresh: one page, scrolled"
+    if live:
+        # The items stay while the refresh runs, and it reloads as many as were loaded.
+        assert re.search(r"^products · 1/20 · ⠋ refreshing…$", shown[refreshing], re.M), shown[refreshing]
+        assert re.search(r"^> +3  #", shown[-1], re.M) and "3/20" in shown[-1], "after the refresh: scrolled"
+    else:
+        # A daemon before live feeds drops the items when a refresh starts and loads one page.
+        assert re.search(r"^products · 0 · ⠋ refreshing…$", shown[refreshing], re.M), "the list empties at once"
+        assert re.search(r"^> +3  #", shown[-1], re.M) and "3/10" in shown[-1], "after the refresh: one page, scrolled"
     for screen in shown:
         assert len(screen.splitlines()) == 8
         # Hangul syllables take two cells of a terminal.
@@ -147,6 +149,74 @@ def test_the_feed_app_piped_scrolls_loads_refreshes_and_closes(daemons):
     methods = [m for m in trace_methods(trace) if m.startswith("feeds/") and "/" in m]
     asked = [m for m in methods if m in ("feeds/open", "feeds/loadMore", "feeds/refresh", "feeds/close")]
     assert asked == ["feeds/open", "feeds/loadMore", "feeds/loadMore", "feeds/refresh", "feeds/close"], asked
+
+
+class Screens:
+    """The screens of a feed app running piped, read as it prints them."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.queue: "queue.Queue[Optional[str]]" = queue.Queue()
+        self.seen: List[str] = []
+        threading.Thread(target=self._read, args=(proc.stdout,), daemon=True).start()
+
+    def _read(self, stdout) -> None:
+        screen: List[str] = []
+        for line in stdout:
+            if re.fullmatch(r"-+\n", line):
+                self.queue.put("".join(screen))
+                screen = []
+            else:
+                screen.append(line)
+        self.queue.put(None)
+
+    def wait_for(self, pattern: str, timeout: float = 30.0) -> str:
+        """The first screen from now on that matches `pattern`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                screen = self.queue.get(timeout=max(0.01, left))
+            except queue.Empty:
+                screen = None
+            if screen is None or left <= 0:
+                raise AssertionError(f"no screen matched {pattern!r}; the last ones:\n" + "\n".join(self.seen[-3:]))
+            self.seen.append(screen)
+            if re.search(pattern, screen, re.M):
+                return screen
+
+
+@pytest.mark.timeout_s(90)
+def test_the_feed_app_shows_a_product_created_elsewhere_in_place(daemons):
+    """Another daemon on the same catalog creates a product (newest first: at
+    the top); the app keeps the selected product selected."""
+    data = daemons.data_dir()
+    with Client(daemons.bin, ["--data-dir", str(data)], daemons.env()) as other:
+        live = serves_live_feeds(other)
+        env = daemons.env({"PYTHONPATH": str(PACKAGE_ROOT), "LINES": "8", "COLUMNS": "80"})
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "catalogd.examples.feed", "--bin", daemons.bin, "--source", "products",
+             "--page-size", "10", "--", "--data-dir", str(data)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            cwd=str(daemons.base),
+        )
+        try:
+            screens = Screens(proc)
+            screens.wait_for(r"^products · 1/10$")
+            proc.stdin.write("jjj")
+            proc.stdin.flush()
+            selected = re.search(r"^> +4  #(\d+) ", screens.wait_for(r"^products · 4/10$"), re.M).group(1)
+            created = other.products_create(name_ko="다른 터미널에서 만든 상품", price=1000)
+            # On the same row or one below, the same product, one further down the list.
+            moved = screens.wait_for(rf"^> +5  #{selected} ")
+            if live:
+                assert "5/11" in moved and re.search(rf"^ +1  #{created.id} ", moved, re.M), moved
+            proc.stdin.write("q")
+            proc.stdin.close()
+            assert proc.wait(30) == 0, proc.stderr.read()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 def test_the_feed_app_scrolls_the_photos_to_their_end(daemons):
@@ -175,6 +245,7 @@ def test_the_feed_app_shows_a_failed_load_and_retries_on_enter(daemons):
 def test_the_feed_app_on_a_terminal_reads_raw_keys_and_restores_the_terminal(daemons):
     trace = daemons.trace_path()
     with Client(daemons.bin, ["--data-dir", str(daemons.data_dir())], daemons.env()) as c:
+        live = serves_live_feeds(c)
         feed = c.feeds_open(source="photos", page_size=30)
         c.feeds_load_more(feed_id=feed.feed_id)
         photos = c.feeds_items(feed_id=feed.feed_id, start=0, end=30).items
@@ -202,7 +273,8 @@ def test_the_feed_app_on_a_terminal_reads_raw_keys_and_restores_the_terminal(dae
     assert run["raw"] == [True], "raw: keys one by one, Ctrl-C a key"
     assert re.search(r"\x1b\[7m  17  " + photos[16]["id"], moved), "the cursor went down 16 lines"
     assert "photos · 17/30\x1b[K" in moved, "pages loaded as the cursor neared the end"
-    assert "photos · 1/10\x1b[K" in refreshed
+    # A refresh reloads one page, or, on a daemon with live feeds, as many as were loaded.
+    assert f"photos · 1/{30 if live else 10}\x1b[K" in refreshed
     assert quit.endswith("\x1b[?25h\x1b[?1049l"), "the cursor and the main screen come back"
     assert run["restored"], "the terminal is left as it was found"
     methods = trace_methods(trace)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
 import inspect
 import json
 import shutil
@@ -119,3 +120,65 @@ def test_the_typed_mixins_only_hold_generated_methods():
     own = {n for n in vars(ClientMethods) if not n.startswith("_")} - {"request", "on"}
     assert own == set(catalogd.METHODS.values()) | set(catalogd.NOTIFICATION_HANDLERS.values())
     assert {n for n in vars(AsyncClientMethods) if not n.startswith("_")} - {"request", "on"} == own
+
+
+def test_a_oneof_of_objects_told_apart_by_a_const_is_a_union_of_dataclasses(tmp_path):
+    doc = openrpc()
+    doc["components"]["schemas"]["ThingShape"] = {
+        "description": "a shape",
+        "oneOf": [
+            {"type": "object", "title": "ThingCircle", "required": ["kind", "r"],
+             "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}},
+            {"type": "object", "required": ["kind", "side"],
+             "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}},
+        ],
+    }
+    doc["components"]["schemas"]["ThingBlob"] = {  # nothing tells these apart: plain JSON
+        "oneOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}},
+            {"type": "object", "properties": {"b": {"type": "string"}}},
+        ],
+    }
+    doc["x-notifications"].append({
+        "name": "things/drawn", "direction": "server→client", "summary": "Shapes were drawn.",
+        "params": {"type": "object", "required": ["shapes"], "properties": {
+            "shapes": {"type": "array", "items": {"$ref": "#/components/schemas/ThingShape"}},
+            "blob": {"$ref": "#/components/schemas/ThingBlob"},
+        }},
+    })
+    changed = tmp_path / "openrpc.json"
+    changed.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "pkg"
+    shutil.copytree(PACKAGE_ROOT / "catalogd", out)
+    r = generate("--openrpc", str(changed), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    text = (out / "_types.py").read_text(encoding="utf-8")
+    assert "ThingShape = Union[ThingCircle, ThingShapeSquare]" in text
+    assert "shapes: List[ThingShape]" in text and "_w.list_of(thing_shape_from_json)" in text
+    assert "blob: Any = None" in text
+    sys.path.insert(0, str(tmp_path))
+    try:
+        types = importlib.import_module("pkg._types")
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [n for n in sys.modules if n == "pkg" or n.startswith("pkg.")]:
+            del sys.modules[name]
+    drawn = types.ThingsDrawn.from_json(
+        {"shapes": [{"kind": "square", "side": 2}, {"kind": "circle", "r": 1.5}], "blob": {"a": "x"}}
+    )
+    assert [type(s).__name__ for s in drawn.shapes] == ["ThingShapeSquare", "ThingCircle"]
+    assert drawn.shapes[1].r == 1.5 and drawn.blob == {"a": "x"}
+    assert drawn.to_json()["shapes"][0] == {"kind": "square", "side": 2}
+    with pytest.raises(ValueError, match="kind is 'triangle'") as e:  # that copy's ProtocolError
+        types.thing_shape_from_json({"kind": "triangle"})
+    assert type(e.value).__name__ == "ProtocolError"
+
+
+def test_feed_item_changes_decode_by_op():
+    assert catalogd.feed_item_change_from_json({"op": "remove", "index": 3, "count": 2}) == catalogd.FeedRemove(
+        "remove", 3, 2
+    )
+    changed = catalogd.FeedsItemsChanged.from_json(
+        {"feedId": "feed-1", "generation": 0, "count": 1, "changes": [{"op": "insert", "index": 0, "items": [{}]}]}
+    )
+    assert changed.changes == [catalogd.FeedInsert("insert", 0, [{}])]

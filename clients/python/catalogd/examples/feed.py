@@ -3,12 +3,16 @@
     python3 -m catalogd.examples.feed [--source photos|products] [--query TEXT]
                                       [--page-size N] [--bin PATH] [-- DAEMON ARGS...]
 
-The feed lives in the daemon (`feeds/open`); this app mirrors it. When the
-cursor comes within a screen of the end of what is loaded it asks for the next
-page (`feeds/loadMore`), appends what `feeds/pageLoaded` brings, and shows the
-state of the last `feeds/stateChanged` (loading, refreshing, failed, ended) in
-its status line. `r` is pull-to-refresh (`feeds/refresh`); quitting closes the
-feed (`feeds/close`).
+The feed lives in the daemon; `AsyncClient.open_feed` mirrors it here as an
+`AsyncFeed`, which applies its pages (`feeds/pageLoaded`) and its changes in
+place (`feeds/itemsChanged`) and tells this app what changed. When the cursor
+comes within a screen of the end of what is loaded the app asks for the next
+page (`feeds/loadMore`), and it shows the state of the last
+`feeds/stateChanged` (loading, refreshing, failed, ended) in its status line.
+A product created, changed or deleted elsewhere (another terminal, another
+daemon on the same catalog) appears in place: the selected item stays
+selected and the rows on screen stay where they are. `r` is pull-to-refresh
+(`feeds/refresh`); quitting closes the feed (`feeds/close`).
 
 Keys: ↓ j / ↑ k move, PgDn space / PgUp b page, g / G top / end of what is
 loaded, Enter loads more now (and retries after a failure), r refresh,
@@ -17,8 +21,9 @@ q or Ctrl-C quit.
 On a terminal the keyboard is read in raw mode and the list is drawn full
 screen. When stdin or stdout is not a terminal, the keys come from stdin
 (`printf 'jjjjq' | python3 -m catalogd.examples.feed`): each is handled after
-the loads it started have ended, every screen is printed as plain text (its
-size from $LINES and $COLUMNS), and the end of the input quits.
+the loads it started have ended, every change of the feed is printed as a
+screen of plain text (its size from $LINES and $COLUMNS), and the end of the
+input quits.
 """
 
 from __future__ import annotations
@@ -31,131 +36,52 @@ import shutil
 import signal
 import sys
 import unicodedata
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Set, TextIO
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Set, TextIO, Tuple
 
-from .. import AsyncClient, CatalogdError, DaemonExited, FeedsPageLoaded, FeedsStateChanged, Photo, Product
+from .. import (
+    AsyncClient,
+    AsyncFeed,
+    CatalogdError,
+    DaemonExited,
+    FeedEvent,
+    FeedInsert,
+    FeedItemChange,
+    FeedRemove,
+    Photo,
+    Product,
+)
 from ._common import daemon_binary, parser, split_daemon_args
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 BUSY = ("loading", "refreshing")
 
 
-class Feed:
-    """A feed of the daemon as a screen sees it: the items loaded so far,
-    mirrored from `feeds/pageLoaded`, and the state of the last
-    `feeds/stateChanged`. Nothing is fetched here: the daemon pages, joins a
-    second `loadMore` to the running one and drops pages of older generations.
-
-    Attributes:
-        items: the loaded items, as the source's JSON objects.
-        state: idle, loading, refreshing, failed or ended.
-        error: the message of the failed load (the next load retries the same page).
-        generation: grows by one at each refresh.
-    """
-
-    def __init__(
-        self,
-        client: AsyncClient,
-        source: str,
-        query: Optional[Dict[str, Any]] = None,
-        page_size: Optional[int] = None,
-        on_change: Callable[[], None] = lambda: None,
-    ) -> None:
-        self.client = client
-        self.source = source
-        self.query = query
-        self.page_size = page_size
-        self.on_change = on_change
-        self.feed_id: Optional[str] = None
-        self.items: List[Dict[str, Any]] = []
-        self.state = "idle"
-        self.error: Optional[str] = None
-        self.generation = 0
-        self._tasks: Set["asyncio.Task[bool]"] = set()
-        self._dispose = [
-            client.on_feeds_page_loaded(self._on_page_loaded),
-            client.on_feeds_state_changed(self._on_state_changed),
-        ]
-
-    async def open(self) -> None:
-        opened = await self.client.feeds_open(source=self.source, query=self.query, page_size=self.page_size)
-        self.feed_id, self.state = opened.feed_id, opened.state
-
-    def _on_page_loaded(self, n: FeedsPageLoaded) -> None:
-        if n.feed_id != self.feed_id:
-            return
-        if n.reset:
-            self.items = []
-        self.generation = n.generation
-        del self.items[n.start :]
-        self.items.extend(n.items)
-        self.on_change()
-
-    def _on_state_changed(self, n: FeedsStateChanged) -> None:
-        if n.feed_id != self.feed_id:
-            return
-        self.state = n.state
-        self.error = n.error.message if n.error is not None else None
-        if n.state == "refreshing":
-            # The daemon dropped the loaded items at once; the list shows what it holds.
-            self.items = []
-        self.on_change()
-
-    @property
-    def busy(self) -> bool:
-        """A load or a refresh runs, or was asked for and has not answered yet."""
-        return self.state in BUSY or bool(self._tasks)
-
-    def load_more(self, then: Callable[[], None] = lambda: None) -> None:
-        """Asks for the next page in the background; `then` runs when the answer is in."""
-        self._background(self.client.feeds_load_more(feed_id=self._id()), then)
-
-    def refresh(self, then: Callable[[], None] = lambda: None) -> None:
-        """Pull to refresh, in the background: the daemon abandons a running load."""
-        self._background(self.client.feeds_refresh(feed_id=self._id()), then)
-
-    async def settled(self) -> None:
-        """Returns when no load or refresh asked for here is running (including
-        those started by the `then` of another)."""
-        while self._tasks:
-            await asyncio.gather(*self._tasks)
-
-    async def close(self) -> None:
-        """Closes the feed in the daemon (a running load then fails there) and
-        stops listening."""
-        for dispose in self._dispose:
-            dispose()
-        if self.feed_id is not None and not self.client.exited:
-            try:
-                await self.client.feeds_close(feed_id=self.feed_id)
-            except (CatalogdError, DaemonExited):
-                pass  # closed already, or the daemon is gone: either way nothing is left to close
-        await self.settled()
-
-    def _id(self) -> str:
-        if self.feed_id is None:
-            raise RuntimeError("open() the feed first")
-        return self.feed_id
-
-    def _background(self, call: Awaitable[Any], then: Callable[[], None]) -> None:
-        async def run() -> bool:
-            try:
-                await call
-            except CatalogdError:
-                pass  # feeds/stateChanged carried the error: the status line shows it
-            except DaemonExited:
-                return False  # the app notices and quits
-            return True
-
-        def done(task: "asyncio.Task[bool]") -> None:
-            # Out of the set first, so that `then` sees no load running and may start the next.
-            self._tasks.discard(task)
-            if not task.cancelled() and task.result():
-                then()
-
-        task = asyncio.ensure_future(run())
-        self._tasks.add(task)
-        task.add_done_callback(done)
+def follow(cursor: int, top: int, length: int, changes: Sequence[FeedItemChange]) -> Tuple[int, int]:
+    """The cursor and the first row on screen after `changes` to a list of
+    `length` items: the selected item stays selected, and rows inserted or
+    removed above the screen move it by as much, so that what is on screen
+    does not jump. (Rows inserted or removed on screen above the cursor push
+    it down or pull it up.)"""
+    for change in changes:
+        if isinstance(change, FeedInsert):
+            n = len(change.items)
+            if change.index <= cursor < length:  # an empty list has no selected item to push
+                cursor += n
+            if change.index < top:
+                top += n
+            length += n
+        elif isinstance(change, FeedRemove):
+            length -= change.count
+            end = change.index + change.count
+            if cursor >= end:
+                cursor -= change.count
+            elif cursor >= change.index:
+                cursor = change.index  # the selected item is gone: the one that took its place
+            if top >= end:
+                top -= change.count
+            elif top > change.index:
+                top = change.index
+    return cursor, top
 
 
 # ---------------------------------------------------------------- what a row shows
@@ -204,20 +130,36 @@ def split_keys(text: str) -> List[str]:
 
 
 class Pager:
-    """A window on the feed, a cursor and a status line; turns keys into moves and loads."""
+    """A window on the feed, a cursor and a status line; turns keys into
+    moves and loads, and follows the feed's changes."""
 
-    def __init__(self, feed: Feed, out: TextIO, interactive: bool) -> None:
+    def __init__(self, feed: AsyncFeed, out: TextIO, interactive: bool) -> None:
         self.feed = feed
         self.out = out
         self.interactive = interactive
         self.cursor = 0
         self.top = 0
         self.frame = 0
+        self.selected: Optional[Any] = None
+        """The id of the item under the cursor, to find it again after a reset."""
         self._draw_pending = False
+        self._tasks: Set["asyncio.Task[bool]"] = set()
+        feed.on_change(self.changed)
 
-    def changed(self) -> None:
+    def changed(self, event: FeedEvent) -> None:
         """The feed changed. Piped, every change is a screen, in order; on a
         terminal, a burst of notifications is one redraw."""
+        if event.kind in ("page", "changes"):
+            added = sum(len(c.items) for c in event.changes if isinstance(c, FeedInsert))
+            removed = sum(c.count for c in event.changes if isinstance(c, FeedRemove))
+            before = len(self.feed) - added + removed
+            self.cursor, self.top = follow(self.cursor, self.top, before, event.changes)
+        elif event.kind == "reset" and self.feed.items:
+            # A new list: the selected item where it now is, on the same row of the screen.
+            found = next((i for i, item in enumerate(self.feed.items) if item.get("id") == self.selected), None)
+            if found is not None:
+                row = self.cursor - self.top
+                self.cursor, self.top = found, max(0, found - row)
         if not self.interactive:
             self.render()
         elif not self._draw_pending:
@@ -227,6 +169,47 @@ class Pager:
     def _draw(self) -> None:
         self._draw_pending = False
         self.render()
+
+    # Loads run in the background: the keyboard stays live while they run.
+
+    @property
+    def busy(self) -> bool:
+        """A load or a refresh runs, or was asked for and has not answered yet."""
+        return self.feed.state in BUSY or bool(self._tasks)
+
+    def load_more(self, then: Callable[[], None] = lambda: None) -> None:
+        """Asks for the next page in the background; `then` runs when the answer is in."""
+        self._background(self.feed.load_more(), then)
+
+    def refresh(self, then: Callable[[], None] = lambda: None) -> None:
+        """Pull to refresh, in the background: the daemon abandons a running load."""
+        self._background(self.feed.refresh(), then)
+
+    async def settled(self) -> None:
+        """Returns when no load or refresh asked for here is running (including
+        those started by the `then` of another)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks)
+
+    def _background(self, call: Awaitable[Any], then: Callable[[], None]) -> None:
+        async def run() -> bool:
+            try:
+                await call
+            except CatalogdError:
+                pass  # feeds/stateChanged carried the error: the status line shows it
+            except DaemonExited:
+                return False  # the app notices and quits
+            return True
+
+        def done(task: "asyncio.Task[bool]") -> None:
+            # Out of the set first, so that `then` sees no load running and may start the next.
+            self._tasks.discard(task)
+            if not task.cancelled() and task.result():
+                then()
+
+        task = asyncio.ensure_future(run())
+        self._tasks.add(task)
+        task.add_done_callback(done)
 
     @property
     def size(self) -> os.terminal_size:
@@ -242,22 +225,25 @@ class Pager:
         return max(20, self.size.columns)
 
     def move(self, delta: float) -> None:
-        last = max(0, len(self.feed.items) - 1)
+        items = self.feed.items
+        last = max(0, len(items) - 1)
         self.cursor = int(min(last, max(0, self.cursor + delta)))
-        self.top = min(self.top, self.cursor)
+        self.top = max(0, min(self.top, self.cursor))
         if self.cursor >= self.top + self.rows:
             self.top = self.cursor - self.rows + 1
+        if items:
+            self.selected = items[self.cursor].get("id")
 
     def near_end(self) -> bool:
         """The cursor is within a screen of the end of what is loaded."""
-        return len(self.feed.items) - self.cursor <= self.rows
+        return len(self.feed) - self.cursor <= self.rows
 
     def want_more(self) -> None:
         """Loads the next page when the cursor nears the end, unless a load
         runs, the feed ended, or the last load failed (Enter retries). Runs
         again after each page, so a small page size still fills the screen."""
-        if self.near_end() and not self.feed.busy and self.feed.state not in ("ended", "failed"):
-            self.feed.load_more(then=self.want_more)
+        if self.near_end() and not self.busy and self.feed.state not in ("ended", "failed"):
+            self.load_more(then=self.want_more)
 
     def status(self) -> str:
         feed = self.feed
@@ -265,27 +251,28 @@ class Pager:
         return {
             "loading": f"{spinner} loading…",
             "refreshing": f"{spinner} refreshing…",
-            "failed": f"failed: {feed.error} (Enter: retry)",
+            "failed": f"failed: {feed.error.message if feed.error else 'unknown error'} (Enter: retry)",
             "ended": "the end",
         }.get(feed.state, "")
 
     def render(self) -> None:
         feed, width = self.feed, self.columns
-        if feed.items:
-            self.move(0)  # a refresh may have shortened the list under the cursor
+        items = feed.items
+        if items:
+            self.move(0)  # a refresh or a removal may have shortened the list under the cursor
         lines = []
         for i in range(self.top, self.top + self.rows):
-            if i >= len(feed.items):
+            if i >= len(items):
                 lines.append("")
                 continue
-            text = fit(f"{i + 1:4}  {describe(feed.source, feed.items[i])}", width)
+            text = fit(f"{i + 1:4}  {describe(feed.source, items[i])}", width)
             if i != self.cursor:
                 lines.append(text)
             elif self.interactive:
                 lines.append(f"\x1b[7m{text}{' ' * (width - sum(map(cells, text)))}\x1b[0m")
             else:
                 lines.append(">" + text[1:])
-        where = f"{self.cursor + 1}/{len(feed.items)}" if feed.items else "0"
+        where = f"{self.cursor + 1}/{len(items)}" if items else "0"
         lines.append(fit(" · ".join(s for s in (feed.source, where, self.status()) if s), width))
         lines.append(fit("j/k ↑/↓ move · space/b page · g/G top/end · Enter more · r refresh · q quit", width))
         if self.interactive:
@@ -312,17 +299,17 @@ class Pager:
             self.render()
             self.want_more()
         elif key == "r":
-            self.cursor = self.top = 0
-            self.feed.refresh(then=self.want_more)
-        elif key in ("\r", "\n") and self.feed.state != "ended" and not self.feed.busy:
-            self.feed.load_more(then=self.want_more)
+            self.move(float("-inf"))  # pull-to-refresh happens at the top
+            self.refresh(then=self.want_more)
+        elif key in ("\r", "\n") and self.feed.state != "ended" and not self.busy:
+            self.load_more(then=self.want_more)
         return True
 
 
 # ---------------------------------------------------------------- the two ways to run
 
 
-async def run_piped(pager: Pager) -> None:
+async def run_piped(pager: Pager, client: AsyncClient) -> None:
     """Keys from stdin, each handled once the loads it started have ended."""
     loop = asyncio.get_running_loop()
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -332,8 +319,8 @@ async def run_piped(pager: Pager) -> None:
         for key in split_keys(decoder.decode(data, final=not data)):
             if not pager.key(key):
                 return
-            await pager.feed.settled()
-        if not data or pager.feed.client.exited:
+            await pager.settled()
+        if not data or client.exited:
             return
 
 
@@ -352,7 +339,7 @@ def raw_mode(fd: int) -> List[Any]:
     return saved
 
 
-async def run_terminal(pager: Pager) -> None:
+async def run_terminal(pager: Pager, client: AsyncClient) -> None:
     """The keyboard in raw mode, the list on the alternate screen, a spinner while loading."""
     import termios
 
@@ -373,7 +360,7 @@ async def run_terminal(pager: Pager) -> None:
             keys.put_nowait(key)
 
     async def tick() -> None:
-        while not pager.feed.client.exited:
+        while not client.exited:
             await asyncio.sleep(0.08)
             if pager.feed.state in BUSY:
                 pager.frame += 1
@@ -407,19 +394,18 @@ async def run_terminal(pager: Pager) -> None:
 async def run(args: Any, binary: str, daemon_args: List[str], interactive: bool) -> int:
     query = {"query": args.query} if args.query else None
     async with AsyncClient(binary, daemon_args, framing=args.framing) as client:
-        feed = Feed(client, args.source, query, args.page_size)
+        feed = await client.open_feed(args.source, query, args.page_size)
         pager = Pager(feed, sys.stdout, interactive)
-        feed.on_change = pager.changed
         try:
-            await feed.open()
             if interactive:
-                await run_terminal(pager)
+                await run_terminal(pager, client)
             else:
                 pager.want_more()
-                await feed.settled()
-                await run_piped(pager)
+                await pager.settled()
+                await run_piped(pager, client)
         finally:
-            await feed.close()
+            await feed.close()  # a load still running then fails in the daemon
+            await pager.settled()
     return 0
 
 
