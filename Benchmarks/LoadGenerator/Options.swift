@@ -98,7 +98,9 @@ struct Options {
       default: throw BenchError.usage("unknown option \(argument)")
       }
     }
-    if postgres && products == 0 { throw BenchError.usage("--postgres needs --products N") }
+    if postgres && products == 0 && !liveFeeds {
+      throw BenchError.usage("--postgres needs --products N or --live-feeds")
+    }
     if requests > 1_000_000_000 { throw BenchError.usage("--requests is at most 1000000000") }
   }
 }
