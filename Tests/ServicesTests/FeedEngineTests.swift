@@ -60,9 +60,9 @@ final class FeedEngineTests: XCTestCase {
     let id = try await engine.open(source: source, pageSize: 30)
     let first = Task { try await engine.loadMore(id, notify: log.notify) }
     try await source.waitForCalls(1)
-    let second = Task { try await engine.loadMore(id, notify: log.notify) }
-    let third = Task { try await engine.loadMore(id, notify: log.notify) }
-    try await Task.sleep(for: .milliseconds(100))
+    // Joined once begun: no wait for the joining calls to be scheduled.
+    let second = try await engine.beginLoadMore(id, notify: log.notify)
+    let third = try await engine.beginLoadMore(id, notify: log.notify)
     source.release(call: 0)
     let expected = FeedRange(start: 0, end: 30, endReached: false)
     let results = [try await first.value, try await second.value, try await third.value]
@@ -111,8 +111,7 @@ final class FeedEngineTests: XCTestCase {
     let id = try await engine.open(source: source, pageSize: 30)
     let first = Task { try await engine.loadMore(id, notify: log.notify) }
     try await source.waitForCalls(1)
-    let second = Task { try await engine.loadMore(id, notify: log.notify) }
-    try await Task.sleep(for: .milliseconds(100))
+    let second = try await engine.beginLoadMore(id, notify: log.notify)
     source.release(call: 0)
     for task in [first, second] {
       do {
@@ -187,8 +186,7 @@ final class FeedEngineTests: XCTestCase {
     source.hold(call: 5)
     let refresh = Task { try await engine.refresh(id, notify: log.notify) }
     try await source.waitForCalls(6)
-    let joined = Task { try await engine.loadMore(id, notify: log.notify) }
-    try await Task.sleep(for: .milliseconds(100))
+    let joined = try await engine.beginLoadMore(id, notify: log.notify)
     source.release(call: 5)
     let expected = FeedRange(start: 0, end: 60, endReached: false)
     let refreshed = try await refresh.value
@@ -329,9 +327,7 @@ final class FeedEngineTests: XCTestCase {
     topic: "products", [FeedRecordChange(id: "1", version: nil, record: nil)])
 
   func testAChangeReloadsTheResetModeFeedsOfItsTopicThatShowSomething() async throws {
-    // The reload waits long enough for the loadMore below to join it however
-    // slow the machine (with the default 50 ms it could finish first).
-    let engine = FeedEngine(changeRefreshDelay: .milliseconds(500))
+    let engine = FeedEngine(changeRefreshDelay: .milliseconds(1))
     let products = FakeFeedSource(name: "products", total: 100)
     let photos = FakeFeedSource(name: "photos", total: 100)
     let log = FeedEventLog()
@@ -343,9 +339,12 @@ final class FeedEngineTests: XCTestCase {
     _ = try await engine.loadMore(loadedPhotos, notify: log.notify)
     log.clear()
     products.setLabel("b")
+    // The reload's first fetch waits until the loadMore below joined it, however slow the machine.
+    products.hold(call: 2)
     await engine.apply(productChange, notify: log.notify)
-    // A loadMore right after the change joins the reload.
-    let joined = try await engine.loadMore(loadedProducts, notify: log.notify)
+    let joining = try await engine.beginLoadMore(loadedProducts, notify: log.notify)
+    products.release(call: 2)
+    let joined = try await joining.value
     XCTAssertEqual(joined, FeedRange(start: 0, end: 60, endReached: false))
     XCTAssertEqual(log.all, ["state refreshing 60", "page g1 0..<60 reset", "state idle 60"])
     let loaded = try await engine.items(loadedProducts, start: 0, end: 100)
@@ -357,7 +356,7 @@ final class FeedEngineTests: XCTestCase {
   }
 
   func testAChangeADiffFeedCannotPlaceReloadsItAndSendsTheDifference() async throws {
-    let engine = FeedEngine(changeRefreshDelay: .milliseconds(500))
+    let engine = FeedEngine(changeRefreshDelay: .milliseconds(1))
     let products = FakeFeedSource(name: "products", total: 100)
     let log = FeedEventLog()
     let feed = try await engine.open(source: products, pageSize: 30)
@@ -365,8 +364,11 @@ final class FeedEngineTests: XCTestCase {
     _ = try await engine.loadMore(feed, notify: log.notify)
     log.clear()
     products.setLabel("b")
+    products.hold(call: 2)
     await engine.apply(productChange, notify: log.notify)
-    let joined = try await engine.loadMore(feed, notify: log.notify)
+    let joining = try await engine.beginLoadMore(feed, notify: log.notify)
+    products.release(call: 2)
+    let joined = try await joining.value
     XCTAssertEqual(joined, FeedRange(start: 0, end: 60, endReached: false))
     XCTAssertEqual(
       log.all, ["state refreshing 60", "changed g0 60 [update 0 60]", "state idle 60"],
@@ -406,14 +408,15 @@ final class FeedEngineTests: XCTestCase {
   }
 
   func testABurstOfChangesIsOneReload() async throws {
+    // Long enough for the whole burst to arrive while the reload waits, however slow the machine.
     let (engine, products, log, feed) = try await loadedProductsFeed(
-      changeRefreshDelay: .milliseconds(200))
+      changeRefreshDelay: .seconds(2))
     products.setLabel("b")
     for _ in 0..<20 {
       await engine.apply(productChange, notify: log.notify)
     }
     XCTAssertEqual(log.all, ["state refreshing 30"], "refreshing is reported at the first change")
-    let joined = try await engine.loadMore(feed, notify: log.notify)
+    let joined = try await engine.beginLoadMore(feed, notify: log.notify).value
     XCTAssertEqual(joined, FeedRange(start: 0, end: 30, endReached: false))
     XCTAssertEqual(log.all, ["state refreshing 30", "page g1 0..<30 reset", "state idle 30"])
     XCTAssertEqual(products.calls, [1, 1], "one fetch for the whole burst")
