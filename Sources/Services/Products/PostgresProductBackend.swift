@@ -595,7 +595,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
 
   /// What a notification means to this daemon's client: nothing for its own
   /// changes (reported as they are made), else the change, with the product
-  /// as it is now for an update.
+  /// as it is now for a create or an update (live feeds place it by it).
   private func change(for event: PostgresListener.Event, origin: String) async -> ProductChange? {
     guard case .notification(let payload) = event else {
       return ProductChange(reason: .resync, id: nil)

@@ -10,7 +10,8 @@ public struct ProductChange: Sendable, Hashable {
   public let reason: Reason
   /// The product's id; `nil` for `resync`.
   public let id: String?
-  /// The product after an update, for `products/changed`.
+  /// The product after a create or an update (as read back, for other
+  /// daemons' changes): for `products/changed` and for live feeds.
   public let product: Product?
 
   public init(reason: Reason, id: String?, product: Product? = nil) {
