@@ -27,7 +27,13 @@ enum FeedsOpen {
     let defaultPageSize: Int
     switch name {
     case "photos":
-      source = PhotosFeedSource(service: services.photos)
+      if let folder = services.photos.backend as? FolderPhotoBackend {
+        // Following the folder starts before the first page is read, so no change falls between.
+        services.followPhotosFolder(folder)
+        source = FolderPhotosFeedSource(backend: folder)
+      } else {
+        source = PhotosFeedSource(service: services.photos)
+      }
       defaultPageSize = PhotosService.defaultLimit
     case "products":
       source = ProductsFeedSource(

@@ -19,6 +19,8 @@ final class ServiceHub: Sendable {
   /// Sends notifications nobody asked for (changes made by other daemons);
   /// set by the serve command, used once the session is initialized.
   private let unsolicited = Mutex<UnsolicitedNotifications?>(nil)
+  /// Set once the photos folder's changes are forwarded to feeds.
+  private let followingPhotos = Atomic(false)
 
   init(configuration: Configuration) {
     let timeout = Duration.milliseconds(configuration.upstreamTimeoutMilliseconds)
@@ -104,6 +106,26 @@ final class ServiceHub: Sendable {
         ProductNotifications.send(change, notifications.one)
         await FeedNotifications.productsChanged(
           change, self, notify: notifications.one, notifyAll: notifications.all)
+      }
+    }
+  }
+
+  /// Starts forwarding the photos folder's changes to the folder photos
+  /// feeds, once: the first such feed asks, so a daemon whose client never
+  /// opens one never watches the folder. The subscription is made before
+  /// this returns, so a page read after it misses no change.
+  func followPhotosFolder(_ folder: FolderPhotoBackend) {
+    guard let notifications = unsolicited.withLock({ $0 }),
+      !followingPhotos.exchange(true, ordering: .relaxed)
+    else { return }
+    let events = folder.events()
+    let feeds = feeds
+    Task {
+      for await event in events {
+        await feeds.apply(
+          FeedSourceEvent(event),
+          notify: FeedNotifications.sender(notifications.one, method: "photos/watch"),
+          notifyAll: FeedNotifications.runSender(notifications.all, method: "photos/watch"))
       }
     }
   }

@@ -11,6 +11,10 @@ import Synchronization
 ///
 /// The default folder (`<data-dir>/photos`, used when none is configured) is
 /// filled with `SamplePhotos` the first time it is found missing.
+///
+/// A live feed follows the folder (`events()`, `list(after:limit:)`): from
+/// the first call the folder is watched and the index kept in step, and
+/// every page and image is taken from it, with no scan.
 public final class FolderPhotoBackend: PhotoBackend {
   public var kind: String { "embedded" }
 
@@ -24,17 +28,25 @@ public final class FolderPhotoBackend: PhotoBackend {
   private let log: PhotoLog
   /// The writing of the samples, started by the first call when it is due.
   private let samples = Mutex<SharedTask<Void>?>(nil)
+  /// The index followed live, from the first call of `events()` or `list(after:limit:)`.
+  let live: LivePhotoIndex
+
+  /// How long a scan's result serves while the folder is followed live: for
+  /// ever, since every change is applied to it.
+  private static let anyAge = Duration.seconds(Int64.max)
 
   /// - Parameters:
   ///   - folder: the folder of images.
   ///   - databasePath: the index cache (`<data-dir>/photos.sqlite`); nil for none.
   ///   - populatesSamples: write the sample photos into `folder` if it does not exist.
+  ///   - watchCoalescing: how long changes are gathered into one batch while watching.
   public init(
     folder: String, databasePath: String?, populatesSamples: Bool = false,
     firstPageMaxAge: Duration = .seconds(2), laterPageMaxAge: Duration = .seconds(300),
-    log: @escaping PhotoLog = { _, _, _ in }
+    watchCoalescing: Duration = .milliseconds(30), log: @escaping PhotoLog = { _, _, _ in }
   ) {
     index = PhotoIndex(folder: folder, databasePath: databasePath, log: log)
+    live = LivePhotoIndex(index: index, log: log, coalescing: watchCoalescing)
     self.populatesSamples = populatesSamples
     self.firstPageMaxAge = firstPageMaxAge
     self.laterPageMaxAge = laterPageMaxAge
@@ -49,7 +61,7 @@ public final class FolderPhotoBackend: PhotoBackend {
       return PhotoPage(items: [], page: page, nextPage: nil)
     }
     let end = min(start + limit, photos.count)
-    let items = photos[start..<end].map { photo($0, folder: snapshot.folder) }
+    let items = photos[start..<end].map { Self.photo($0, folder: snapshot.folder) }
     return PhotoPage(items: items, page: page, nextPage: end < photos.count ? page + 1 : nil)
   }
 
@@ -69,13 +81,65 @@ public final class FolderPhotoBackend: PhotoBackend {
       path: path, contentType: photo.format.contentType, bytes: Int(status.st_size), cached: true)
   }
 
-  /// The index's snapshot, the samples written first when they are due.
+  /// Starts following the folder live, if not yet (and scans it), and gives
+  /// a stream of its changes from now on: every caller gets its own. The
+  /// stream finishes when the backend is deinitialized; the caller leaves by
+  /// no longer iterating.
+  public func events() -> AsyncStream<PhotoFolderEvent> {
+    let events = live.subscribe()
+    _ = startWatching()
+    return events
+  }
+
+  /// A page of a live feed: the photos after `relativePath` (nil: from the
+  /// start) in path order (`PathOrder`), at most `limit`, each with its
+  /// relative path, and whether the folder has no more. Starts following the
+  /// folder live, if not yet, and reads the live index; where the folder
+  /// cannot be watched, the index scanned as for `list(page:limit:)`.
+  /// - Throws: `UpstreamFailure` when the folder cannot be read, `CancellationError`.
+  public func list(
+    after relativePath: String?, limit: Int
+  ) async throws -> (items: [(photo: Photo, relativePath: String)], endReached: Bool) {
+    do {
+      try await startWatching().value()
+    } catch is CancellationError {
+      throw CancellationError()
+    } catch {
+      // Not watched (logged): scanned as photos/list is, below.
+    }
+    let snapshot = try await snapshot(
+      maxAge: relativePath == nil ? firstPageMaxAge : laterPageMaxAge)
+    let photos = snapshot.photos
+    let start = snapshot.position(after: relativePath)
+    let end = start + min(max(0, limit), photos.count - start)
+    let items = photos[start..<end].map {
+      (photo: Self.photo($0, folder: snapshot.folder), relativePath: $0.relativePath)
+    }
+    return (items, end == photos.count)
+  }
+
+  /// Whether the folder is followed live now: pages and images then come
+  /// from the live index.
+  public var isLive: Bool { live.isLive }
+
+  /// Folders watched now (0 when not following the folder), for figures.
+  public var watchedFolders: Int { live.watchedFolders }
+
+  private func startWatching() -> SharedTask<Void> {
+    live.start { [weak self] in
+      guard let self, self.populatesSamples else { return }
+      try await self.populateOnce().value()
+    }
+  }
+
+  /// The index's snapshot, the samples written first when they are due; any
+  /// age while the folder is followed live.
   private func snapshot(maxAge: Duration) async throws -> PhotoIndexSnapshot {
     do {
       if populatesSamples {
         try await populateOnce().value()
       }
-      return try await index.snapshot(maxAge: maxAge)
+      return try await index.snapshot(maxAge: live.isLive ? Self.anyAge : maxAge)
     } catch let error as PhotoFolderError {
       throw UpstreamFailure.unavailable(service: Self.service, reason: error.description)
     }
@@ -101,7 +165,8 @@ public final class FolderPhotoBackend: PhotoBackend {
     }
   }
 
-  private func photo(_ photo: IndexedPhoto, folder: String) -> Photo {
+  /// The wire value of `photo` of `folder`, for `photos/list` and live feeds alike.
+  static func photo(_ photo: IndexedPhoto, folder: String) -> Photo {
     Photo(
       id: photo.id, author: photo.author, width: photo.width, height: photo.height,
       url: Self.fileURL(folder + "/" + photo.relativePath), source: .folder)

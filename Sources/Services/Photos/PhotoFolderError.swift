@@ -10,6 +10,10 @@ public enum PhotoFolderError: Error, Sendable, Hashable {
   case cannotWrite(path: String, errno: Int32)
   /// No thread could be started for the blocking work (`errno`).
   case noThread(errno: Int32)
+  /// The folder could not be watched for changes (`FolderWatcher`).
+  case cannotWatch(path: String, errno: Int32)
+  /// This system has no way to watch a folder that `FolderWatcher` knows.
+  case watchingUnsupported
 }
 
 extension PhotoFolderError: CustomStringConvertible {
@@ -19,6 +23,8 @@ extension PhotoFolderError: CustomStringConvertible {
     case .cannotCreate(let path, let code): "cannot create \(path): \(Self.reason(code))"
     case .cannotWrite(let path, let code): "cannot write \(path): \(Self.reason(code))"
     case .noThread(let code): "cannot start a thread: \(Self.reason(code))"
+    case .cannotWatch(let path, let code): "cannot watch \(path): \(Self.reason(code))"
+    case .watchingUnsupported: "watching a folder is not supported on this system"
     }
   }
 

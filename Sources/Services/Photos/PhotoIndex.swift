@@ -8,6 +8,9 @@ import Glibc
 /// A scan runs on a thread of its own, never on Swift's cooperative pool, and
 /// callers that ask while one runs share it. Nothing happens until the first
 /// call: the daemon starts without touching the folder.
+///
+/// A folder followed live (`FolderWatcher`) is kept in step by applying the
+/// paths that changed (`apply(changedPaths:)`) instead of scanning it again.
 public actor PhotoIndex {
   /// The folder, absolute.
   public nonisolated let folder: String
@@ -21,6 +24,12 @@ public actor PhotoIndex {
   private var latest: PhotoIndexSnapshot?
   /// The scan under way, which callers join.
   private var running: SharedTask<PhotoIndexSnapshot>?
+  /// Whether a scan or a batch of changes is being applied: they take turns,
+  /// each starting from the last one's records (the actor alone would let
+  /// one start while another awaits).
+  private var isUpdating = false
+  /// Scans and batches waiting for their turn, first come first served.
+  private var waitingToUpdate: [CheckedContinuation<Void, Never>] = []
 
   /// Skipped files logged one by one per scan; the rest are counted.
   static let maxSkipLines = 100
@@ -48,12 +57,48 @@ public actor PhotoIndex {
     if let running, !running.isFinished {
       return try await running.value()
     }
+    return try await rescan()
+  }
+
+  /// The result of a scan that starts after this call (after the one under
+  /// way, if any, ends): it sees every change made before the call. Later
+  /// callers of `scan` join it.
+  public func rescan() async throws -> PhotoIndexSnapshot {
     let task = SharedTask { [self] in try await self.performScan() }
     running = task
     return try await task.value()
   }
 
+  /// Drops the last scan's result, so that the next snapshot scans again:
+  /// the folder went away, and that result no longer says what it holds.
+  /// The records stay, to spare reading again the files of a folder put back.
+  public func forget() async {
+    await beginUpdate()
+    latest = nil
+    endUpdate()
+  }
+
+  /// Waits for the scan or batch under way, if any, to end.
+  private func beginUpdate() async {
+    guard isUpdating else {
+      isUpdating = true
+      return
+    }
+    // `endUpdate` hands the turn over: `isUpdating` stays true.
+    await withCheckedContinuation { waitingToUpdate.append($0) }
+  }
+
+  private func endUpdate() {
+    if waitingToUpdate.isEmpty {
+      isUpdating = false
+    } else {
+      waitingToUpdate.removeFirst().resume()
+    }
+  }
+
   private func performScan() async throws -> PhotoIndexSnapshot {
+    await beginUpdate()
+    defer { endUpdate() }
     let started = ContinuousClock.now
     let (folder, log) = (folder, log)
     // At the first scan, the cache loads on its own thread while the folder
@@ -114,6 +159,90 @@ public actor PhotoIndex {
         "removed": String(report.removed), "seconds": String(report.seconds),
       ])
     return snapshot
+  }
+
+  /// Brings the index up to date with the files at `changedPaths` (relative
+  /// to the folder, as `FolderWatcher` reports them; a folder's path stands
+  /// for everything under it): only those are looked at, the cache is
+  /// updated, and the snapshot becomes what a full scan would make (the same
+  /// photos, order and ids). Waits for a scan under way to end first.
+  ///
+  /// With no earlier scan to start from, it scans (and every photo is new).
+  /// - Throws: `PhotoFolderError` when that scan fails or no thread starts.
+  public func apply(changedPaths: [String]) async throws -> PhotoIndexUpdate {
+    await beginUpdate()
+    // Only the records concerned go to the thread: `known` stays unshared, to
+    // be changed in place below.
+    guard var snapshot = latest,
+      let recorded = known.map({ PhotoIndexPatch.records(at: changedPaths, in: $0) })
+    else {
+      endUpdate()
+      let snapshot = try await scan()
+      return PhotoIndexUpdate(
+        snapshot: snapshot,
+        changes: snapshot.photos.map { PhotoIndexChange(before: nil, after: $0) })
+    }
+    defer { endUpdate() }
+    let started = ContinuousClock.now
+    let (folder, log) = (folder, log)
+    let patch = try await Self.onOwnThread { () throws(PhotoFolderError) in
+      PhotoIndexPatch.look(at: changedPaths, folder: folder, recorded: recorded, log: log)
+    }
+    guard !patch.isEmpty else { return PhotoIndexUpdate(snapshot: snapshot, changes: []) }
+    async let saved: Void = {
+      guard let store else { return }
+      do {
+        try await store.save(
+          folder: folder, changed: patch.insertions.map { ($0.path, $0.record) },
+          removed: patch.gone)
+      } catch {
+        log(.warn, "photo index cache not saved", ["error": "\(error)"])
+      }
+    }()
+    // Taken out, so that nothing else holds them while they change in place
+    // (a reader that does gets its own copy).
+    var records = self.known ?? []
+    (self.known, latest) = (nil, nil)
+    PathOrder.update(
+      &records, removing: patch.removals.map(\.path), inserting: patch.insertions, path: \.path)
+    let changes = Self.apply(patch, to: &snapshot, records: records)
+    (self.known, latest) = (records, snapshot)
+    await saved
+    log(
+      .debug, "photos updated",
+      [
+        "folder": folder, "paths": String(changedPaths.count), "read": String(patch.read),
+        "changes": String(changes.count),
+        "seconds": String(((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1_000),
+      ])
+    return PhotoIndexUpdate(snapshot: snapshot, changes: changes)
+  }
+
+  /// Applies `patch` to `snapshot`, and gives the photos that changed.
+  /// `records` are every record after the patch, for the rare patch that
+  /// renumbers ids.
+  static func apply(
+    _ patch: PhotoIndexPatch, to snapshot: inout PhotoIndexSnapshot,
+    records: [(path: String, record: PhotoFileRecord)]
+  ) -> [PhotoIndexChange] {
+    let removed = patch.removals.compactMap { removal -> String? in
+      guard case .image = removal.record.outcome else { return nil }
+      return removal.path
+    }
+    let inserted = patch.insertions.compactMap {
+      insertion -> (path: String, header: ImageHeader, size: Int64)? in
+      guard case .image(let header) = insertion.record.outcome else { return nil }
+      return (insertion.path, header, insertion.record.size)
+    }
+    let before = removed.compactMap { snapshot.photo(at: $0) }
+    if snapshot.apply(removing: removed, inserting: inserted) {
+      return PhotoIndexChange.pairing(before, inserted.compactMap { snapshot.photo(at: $0.path) })
+    }
+    // Two paths of one hash: the ids are made again from every path.
+    let old = snapshot.photos
+    snapshot = PhotoIndexSnapshot(
+      folder: snapshot.folder, files: records, taken: snapshot.taken, report: snapshot.report)
+    return PhotoIndexChange.pairing(old, snapshot.photos)
   }
 
   /// What one walk found and read.
