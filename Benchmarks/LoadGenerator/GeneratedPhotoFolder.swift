@@ -58,7 +58,7 @@ private func makeDirectory(_ path: String) throws {
   }
 }
 
-private func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+func writeFile(_ path: String, _ bytes: [UInt8]) throws {
   let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
   guard fd >= 0 else { throw BenchError.system(call: "open \(path)", errno: errno) }
   defer { close(fd) }

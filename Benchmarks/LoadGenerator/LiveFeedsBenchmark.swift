@@ -5,13 +5,17 @@ import Services
 /// `--feed-products` products: one create delivered as `feeds/itemsChanged`
 /// to 1,000 open products feeds of 200 loaded items each, and a change made
 /// by another daemon on the same catalog reaching a feed (the embedded
-/// catalog, and with `--postgres` a PostgreSQL one).
+/// catalog, and with `--postgres` a PostgreSQL one), and a file added to a
+/// folder of `--photo-files` images reaching the photos feeds open on it.
 struct LiveFeedsBenchmark {
   /// Timed creates with the feeds open, and as many without, after `warmUp` of each.
   static let creates = 200
   static let warmUp = 20
   /// Changes made by the other daemon, each timed to the feed's step.
   static let remoteChanges = 100
+  /// Files added to the photos folder, each timed to its steps, and the feeds open on it.
+  static let folderChanges = 50
+  static let folderFeeds = 10
   static let feedPageSize = 100
   static let loadedItems = 200
 
@@ -20,6 +24,7 @@ struct LiveFeedsBenchmark {
     static let perFeedMicroseconds = 20.0
     static let sqliteRemoteMilliseconds = 200.0
     static let postgresRemoteMilliseconds = 30.0
+    static let folderMilliseconds = 300.0
   }
 
   let options: Options
@@ -28,8 +33,10 @@ struct LiveFeedsBenchmark {
     let count = options.feedProducts
     report.setting("feedProducts", "\(count)")
     report.setting("openFeeds", "\(options.openFeeds)")
+    report.setting("photoFiles", "\(options.photoFiles)")
     let catalog = try seededCatalog(count, binary: options.binary)
     for figure in try delivery(catalog) { report.add(figure) }
+    report.add(try folderChange(try generatedPhotoFolder(options.photoFiles)))
 
     report.add(
       try remoteChange(
@@ -181,6 +188,60 @@ struct LiveFeedsBenchmark {
     try watcher.close()
     try writer.close()
     return latencyFigure(key, label, samples, target: target)
+  }
+
+  // MARK: - A photos folder
+
+  /// `folderFeeds` photos feeds (a page of 30 each) over `folder`, in a
+  /// daemon on a fresh data dir; `folderChanges` times an image is moved
+  /// into the folder under a name that sorts first (so it lands in every
+  /// feed's loaded items), timed from the rename to the last feed's step
+  /// read, then removed again (its steps awaited, untimed), so the folder
+  /// stays as generated.
+  private func folderChange(_ folder: String) throws -> Figure {
+    let dataDirectory = try TempDirectory()
+    let client = try LineClient(
+      binary: options.binary,
+      arguments: ["--data-dir", dataDirectory.path, "--photos-dir", folder, "--log-level", "error"])
+    _ = try client.call(#""initialize","params":{"clientId":"bench"}"#)
+    for _ in 0..<Self.folderFeeds {
+      let opened = try client.call(#""feeds/open","params":{"source":"photos"}"#)
+      let feedId = try stringField("feedId", in: opened)
+      try expectResult(
+        try client.call(#""feeds/loadMore","params":{"feedId":"\#(feedId)"}"#), "feeds/loadMore")
+    }
+    let image = HeaderOnlyImage.png(width: 640, height: 480, padding: 100)
+    var samples: [UInt64] = []
+    for index in 0..<Self.folderChanges {
+      // Written under a hidden name, which the index skips, then moved in whole.
+      let hidden = folder + "/.bench-\(index).png"
+      let visible = folder + "/!bench-\(index).png"
+      try writeFile(hidden, image)
+      let started = monotonicNanoseconds()
+      guard rename(hidden, visible) == 0 else {
+        throw BenchError.system(call: "rename \(hidden)", errno: errno)
+      }
+      try awaitSteps(client)
+      samples.append(monotonicNanoseconds() - started)
+      unlink(visible)
+      try awaitSteps(client)
+    }
+    try client.close()
+    var figure = latencyFigure(
+      "folderStep", "file added → \(Self.folderFeeds) photos feeds p50", samples,
+      target: Target.folderMilliseconds)
+    figure.detail = (figure.detail ?? "") + ", \(options.photoFiles) files"
+    return figure
+  }
+
+  /// Reads until every photos feed sent its step.
+  private func awaitSteps(_ client: LineClient) throws {
+    var steps = 0
+    while steps < Self.folderFeeds {
+      if try client.readLine().hasPrefix(#"{"jsonrpc":"2.0","method":"feeds/itemsChanged""#) {
+        steps += 1
+      }
+    }
   }
 
   private func milliseconds(_ nanoseconds: UInt64) -> String {

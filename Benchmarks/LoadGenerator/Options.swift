@@ -9,7 +9,8 @@ struct Options {
            catalogd-bench --products N [--postgres] [--json]
            catalogd-bench --feeds [--photo-files N] [--feed-products N] [--open-feeds N] [--json]
            catalogd-bench --places N [--json]
-           catalogd-bench --live-feeds [--feed-products N] [--open-feeds N] [--postgres] [--json]
+           catalogd-bench --live-feeds [--feed-products N] [--open-feeds N] [--photo-files N]
+                          [--postgres] [--json]
 
       --binary PATH      the daemon (default $CATALOGD_BIN, else .build/release/catalogd)
       --requests N       pipelined echo requests per framing; 0 skips (default 100000)
@@ -31,7 +32,8 @@ struct Options {
       --open-feeds N     feeds held open at once in one daemon for the memory figure (1000)
       --live-feeds       only the live feed figures: one create reaching N open products feeds
                          of 200 items (N from --open-feeds), another daemon's change reaching a
-                         feed (with --postgres on PostgreSQL too, --feed-products products)
+                         feed (with --postgres on PostgreSQL too, --feed-products products), a
+                         file added to the --photo-files folder reaching 10 photos feeds
       --places N         only the places figures, on N places (seeded once into
                          .build/bench-data/places-N with `catalogd import places FILE`)
     """
