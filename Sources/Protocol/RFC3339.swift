@@ -26,6 +26,35 @@ public enum RFC3339 {
 
   public static func now() -> String { string(microseconds: nowMicroseconds()) }
 
+  /// The microseconds since the epoch that `string(microseconds:)` wrote as
+  /// `text`; nil for any other shape.
+  public static func microseconds(_ text: String) -> Int64? {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 27, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54,
+      bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[26] == 0x5A
+    else { return nil }
+    func number(_ range: Range<Int>) -> Int64? {
+      var value: Int64 = 0
+      for byte in bytes[range] {
+        guard (0x30...0x39).contains(byte) else { return nil }
+        value = value * 10 + Int64(byte - 0x30)
+      }
+      return value
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+      let fraction = number(20..<26), (1...12).contains(month), (1...31).contains(day)
+    else { return nil }
+    // Days from 1970-01-01 to the date (Howard Hinnant's days_from_civil).
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    let days = era * 146_097 + dayOfEra - 719_468
+    return ((days * 24 + hour) * 60 + minute) * 60_000_000 + second * 1_000_000 + fraction
+  }
+
   private static func pad(_ value: Int32, _ width: Int) -> String {
     let digits = String(value)
     return String(repeating: "0", count: max(0, width - digits.count)) + digits

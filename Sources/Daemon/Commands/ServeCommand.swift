@@ -44,9 +44,7 @@ enum ServeCommand {
     daemon.services.setUnsolicitedNotifications(
       { method, params in outbox.send(OutgoingMessage.notification(method: method, params: params))
       },
-      all: { notifications in
-        outbox.send(all: notifications.map { OutgoingMessage.notification(method: $0, params: $1) })
-      })
+      all: { outbox.send(all: $0) })
     let connection = Connection(
       sink: outbox, daemon: daemon, methods: MethodRegistry.all,
       onExit: { status in

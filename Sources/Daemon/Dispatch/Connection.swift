@@ -272,8 +272,8 @@ final class Connection: @unchecked Sendable {
       OutgoingMessage.notification(method: method, params: params, into: &body)
       sink.send(body)
     }
-    let notifyAll: @Sendable ([(method: String, params: JSON?)]) -> Void = { [sink] in
-      sink.send(all: $0.map { OutgoingMessage.notification(method: $0.method, params: $0.params) })
+    let notifyAll: @Sendable ([[UInt8]]) -> Void = { [sink] in
+      sink.send(all: $0)
     }
     let lane = handler.lane?(params).map { (key: $0, turn: LaneTurn()) }
     let sequence = RequestSequence()

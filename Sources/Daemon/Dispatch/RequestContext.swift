@@ -8,8 +8,8 @@ struct RequestContext: Sendable {
   let daemon: DaemonContext
   /// Sends a notification now: it precedes this request's response.
   let notify: @Sendable (_ method: String, _ params: JSON?) -> Void
-  /// Sends a run of notifications now, in order, in one write.
-  var notifyAll: @Sendable (_ notifications: [(method: String, params: JSON?)]) -> Void = { _ in }
+  /// Sends a run of notifications, written as JSON texts, now, in order, in one write.
+  var notifyAll: @Sendable (_ bodies: [[UInt8]]) -> Void = { _ in }
   /// Set when the request carried `params.workDoneToken`.
   let progress: ProgressReporter?
   /// Lets the next request of this request's lane start before this one

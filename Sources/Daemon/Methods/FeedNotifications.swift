@@ -22,10 +22,66 @@ enum FeedNotifications {
   }
 
   /// Runs of the engine's events as runs of notifications through `notifyAll`.
-  static func runSender(
-    _ notifyAll: @escaping @Sendable ([(method: String, params: JSON?)]) -> Void, method: String
-  ) -> FeedEngine.NotifyAll {
-    { events in notifyAll(events.map { notification($0, method: method) }) }
+  /// A run is one change reaching many feeds, each with the same item: each
+  /// item is written as JSON once for the run, not once per feed.
+  static func runSender(_ notifyAll: @escaping @Sendable ([[UInt8]]) -> Void, method: String)
+    -> FeedEngine.NotifyAll
+  {
+    { events in
+      var written = ItemTexts()
+      notifyAll(
+        events.map { event in
+          if case .itemsChanged(let feedId, let generation, let changes, let count) = event {
+            return itemsChangedBody(feedId, generation, changes, count, &written)
+          }
+          let (name, params) = notification(event, method: method)
+          return OutgoingMessage.notification(method: name, params: params)
+        })
+    }
+  }
+
+  /// Items written as JSON in one run, by id (with the value, should two differ).
+  private struct ItemTexts {
+    private var texts: [String: (item: JSON, text: [UInt8])] = [:]
+
+    mutating func write(_ item: JSON, into output: inout [UInt8]) {
+      guard let id = item["id"]?.stringValue else { return JSONWriter.write(item, into: &output) }
+      if let known = texts[id], known.item == item {
+        output += known.text
+        return
+      }
+      var text: [UInt8] = []
+      JSONWriter.write(item, into: &text)
+      texts[id] = (item, text)
+      output += text
+    }
+  }
+
+  /// `feeds/itemsChanged` as `notification` writes it, its items from `written`.
+  private static func itemsChangedBody(
+    _ feedId: String, _ generation: Int, _ changes: [FeedItemOp], _ count: Int,
+    _ written: inout ItemTexts
+  ) -> [UInt8] {
+    var body = Array(#"{"jsonrpc":"2.0","method":"feeds/itemsChanged","params":{"feedId":"#.utf8)
+    JSONWriter.writeString(feedId, into: &body)
+    body += #","generation":\#(generation),"changes":["#.utf8
+    for (position, change) in changes.enumerated() {
+      if position > 0 { body.append(UInt8(ascii: ",")) }
+      switch change {
+      case .remove(let index, let count):
+        body += #"{"op":"remove","index":\#(index),"count":\#(count)}"#.utf8
+      case .insert(let index, let items), .update(let index, let items):
+        let op = if case .insert = change { "insert" } else { "update" }
+        body += #"{"op":"\#(op)","index":\#(index),"items":["#.utf8
+        for (offset, item) in items.enumerated() {
+          if offset > 0 { body.append(UInt8(ascii: ",")) }
+          written.write(item, into: &body)
+        }
+        body += "]}".utf8
+      }
+    }
+    body += #"],"count":\#(count)}}"#.utf8
+    return body
   }
 
   /// The notification of one of the engine's events.
@@ -67,7 +123,7 @@ enum FeedNotifications {
   static func productsChanged(
     _ change: ProductChange, _ services: ServiceHub,
     notify: @escaping @Sendable (String, JSON?) -> Void,
-    notifyAll: @escaping @Sendable ([(method: String, params: JSON?)]) -> Void
+    notifyAll: @escaping @Sendable ([[UInt8]]) -> Void
   ) async {
     let method = ProductNotifications.listUpdated
     await services.feeds.apply(

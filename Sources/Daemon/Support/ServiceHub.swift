@@ -89,7 +89,7 @@ final class ServiceHub: Sendable {
   /// Where notifications of changes made elsewhere go, once `startWatching` runs.
   func setUnsolicitedNotifications(
     _ notify: @escaping @Sendable (String, JSON?) -> Void,
-    all notifyAll: @escaping @Sendable ([(method: String, params: JSON?)]) -> Void
+    all notifyAll: @escaping @Sendable ([[UInt8]]) -> Void
   ) {
     unsolicited.withLock { $0 = UnsolicitedNotifications(one: notify, all: notifyAll) }
   }
@@ -173,10 +173,10 @@ final class ServiceHub: Sendable {
   }
 }
 
-/// Where notifications nobody asked for go: one at a time, or a run in one write.
+/// Where notifications nobody asked for go: one at a time, or a run of written ones in one write.
 struct UnsolicitedNotifications: Sendable {
   let one: @Sendable (String, JSON?) -> Void
-  let all: @Sendable ([(method: String, params: JSON?)]) -> Void
+  let all: @Sendable ([[UInt8]]) -> Void
 }
 
 /// The client's per-device id, shared with the backends that send it upstream.

@@ -18,6 +18,9 @@ struct FeedList {
   }
 
   private(set) var items: [FeedItem] = []
+  /// The items' keys, side by side: a binary search reads them without
+  /// visiting each item (an object of its own, a cache miss each).
+  private var keys: [FeedSortKey?] = []
   private(set) var window = Window.unloaded
   /// The ids of `items`: most changes are of items a feed does not hold.
   private var ids: Set<String> = []
@@ -28,6 +31,7 @@ struct FeedList {
   /// Appends a page; `complete` when it is the list's last.
   mutating func append(_ page: [FeedItem], complete: Bool) {
     items += page
+    keys += page.map(\.key)
     for item in page { ids.insert(item.id) }
     if complete {
       window = .all
@@ -57,17 +61,21 @@ struct FeedList {
       return []
     case (let index?, nil):
       items.remove(at: index)
+      keys.remove(at: index)
       ids.remove(id)
       return [.remove(index: index, count: 1)]
     case (nil, let item?):
       let index = insertionIndex(item.key)
       items.insert(item, at: index)
+      keys.insert(item.key, at: index)
       ids.insert(id)
       return [.insert(index: index, items: [item.json])] + trim(to: limit)
     case (let old?, let item?):
       let previous = items.remove(at: old)
+      keys.remove(at: old)
       let index = insertionIndex(item.key)
       items.insert(item, at: index)
+      keys.insert(item.key, at: index)
       if index == old {
         return previous.json == item.json ? [] : [.update(index: index, items: [item.json])]
       }
@@ -98,7 +106,7 @@ struct FeedList {
     var (low, high) = (0, items.count)
     while low < high {
       let middle = (low + high) / 2
-      if let other = items[middle].key, other < key { low = middle + 1 } else { high = middle }
+      if let other = keys[middle], other < key { low = middle + 1 } else { high = middle }
     }
     return low
   }
@@ -108,6 +116,7 @@ struct FeedList {
     let excess = items.count - limit
     for item in items.suffix(excess) { ids.remove(item.id) }
     items.removeLast(excess)
+    keys.removeLast(excess)
     closeAtLastItem()
     return [.remove(index: limit, count: excess)]
   }

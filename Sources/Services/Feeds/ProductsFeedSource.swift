@@ -61,7 +61,7 @@ public struct ProductsFeedSource: LiveFeedSource {
     let product = record.product
     let key =
       switch query.sort {
-      case .newest: FeedSortKey(.bytes(record.created), tiebreak: record.rowID, descending: true)
+      case .newest: FeedSortKey(record.created, tiebreak: record.rowID, descending: true)
       case .priceAsc: FeedSortKey(.integer(Int64(product.price)), tiebreak: record.rowID)
       case .priceDesc:
         FeedSortKey(.integer(Int64(product.price)), tiebreak: record.rowID, descending: true)
@@ -74,19 +74,20 @@ public struct ProductsFeedSource: LiveFeedSource {
 /// A product as products feeds place it, worked out once for all of them:
 /// its wire value, its row id, the bytes its sorts compare and the text
 /// searches look in.
-public struct ProductRecord: Sendable {
+public final class ProductRecord: Sendable {
   public let product: Product
   let json: JSON
   let rowID: Int64
-  /// `createdAt`: fixed-width RFC 3339 UTC times sort as their instants do.
-  let created: [UInt8]
+  /// `createdAt` as microseconds (as its text, should it be of another shape:
+  /// fixed-width RFC 3339 UTC times sort as their instants do).
+  let created: FeedSortKey.Primary
   /// `nameKo`, as the `name` sort compares it.
   let name: [UInt8]
   /// `search_text` as the catalogs hold it (both names lowercased); empty
   /// for products of a page, which no filter asks about.
   let searchText: [UInt8]
 
-  public init(_ product: Product) {
+  public convenience init(_ product: Product) {
     self.init(product, searchable: true)
   }
 
@@ -94,7 +95,10 @@ public struct ProductRecord: Sendable {
     self.product = product
     json = product.json
     rowID = Int64(product.id) ?? 0
-    created = Array((product.createdAt ?? "").utf8)
+    let createdAt = product.createdAt ?? ""
+    created =
+      RFC3339.microseconds(createdAt).map(FeedSortKey.Primary.integer)
+      ?? .bytes(Array(createdAt.utf8))
     name = Array(product.nameKo.utf8)
     searchText =
       searchable

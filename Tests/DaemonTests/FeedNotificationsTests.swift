@@ -1,0 +1,44 @@
+import Protocol
+import Services
+import Synchronization
+import XCTest
+
+@testable import Daemon
+
+final class FeedNotificationsTests: XCTestCase {
+  /// A run of steps is written by hand, each item once: it must read back as
+  /// the notifications written one by one from their JSON trees.
+  func testARunIsWrittenAsTheSameNotificationsOneByOne() throws {
+    let product: JSON = [
+      "id": "7", "nameKo": "사과 \"부사\"\n", "nameEn": .null, "price": 1500,
+      "supplier": ["id": "2", "name": "바른농장"], "version": 3,
+    ]
+    let other: JSON = ["id": "8", "nameKo": "배", "price": 900]
+    let events: [FeedEvent] = [
+      .itemsChanged(
+        feedId: "feed-1", generation: 0, changes: [.insert(index: 3, items: [product])], count: 4),
+      .itemsChanged(
+        feedId: "feed-\u{1F600}", generation: 2,
+        changes: [
+          .remove(index: 0, count: 2), .insert(index: 5, items: [product, other]),
+          .update(index: 1, items: [other]),
+        ], count: 9),
+      .stateChanged(feedId: "feed-1", state: .refreshing, count: 4, error: nil),
+      .itemsChanged(feedId: "feed-3", generation: 1, changes: [], count: 0),
+    ]
+    let written = Mutex<[[UInt8]]>([])
+    FeedNotifications.runSender({ bodies in written.withLock { $0 += bodies } }, method: "m")(
+      events)
+    let one = Mutex<[JSON]>([])
+    let sender = FeedNotifications.sender(
+      { method, params in
+        one.withLock {
+          $0.append(
+            try! JSONParser.parse(OutgoingMessage.notification(method: method, params: params)))
+        }
+      }, method: "m")
+    events.forEach(sender)
+    let run = try written.withLock { try $0.map { try JSONParser.parse($0) } }
+    XCTAssertEqual(run, one.withLock { $0 })
+  }
+}
