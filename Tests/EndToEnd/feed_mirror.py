@@ -25,6 +25,8 @@ class FeedMirror:
         self.states: dict[str, str] = {}
         self.changes: dict[str, list[dict]] = {}
         """Every itemsChanged step applied, per feed."""
+        self.list_updates: list[dict] = []
+        """Every `products/listUpdated` seen, in order."""
         self.history: dict[str, list[str]] = {}
         """What happened to each feed, a line each, for the message of a failed check."""
 
@@ -43,6 +45,8 @@ class FeedMirror:
     def observe(self, message: Any) -> None:
         """Applies one message from the daemon to the feeds it names."""
         params = message.get("params") if isinstance(message, dict) else None
+        if is_notification(message, "products/listUpdated"):
+            self.list_updates.append(params)
         if isinstance(params, dict) and params.get("feedId") in self.history:
             self.history[params["feedId"]].append(_summary(message))
         if is_notification(message, PAGE_LOADED):
@@ -122,9 +126,11 @@ class FeedMirror:
     def assert_window(self, feed: str, query: dict) -> None:
         """The feed's items are what `products/list` returns for as many."""
         listed = listed_window(self, query, len(self.items[feed]))
-        assert ids(self.items[feed]) == ids(listed) and self.items[feed] == listed, (
-            f"window of {query} differs from products/list:\n  held   {ids(self.items[feed])}\n  listed {ids(listed)}\n"
-            + "\n".join(self.history[feed][-40:]))
+        differing = [(held, item) for held, item in zip(self.items[feed], listed) if held != item]
+        assert ids(self.items[feed]) == ids(listed) and not differing, (
+            f"window of {feed} {query} differs from products/list:\n  held   {ids(self.items[feed])}\n  listed {ids(listed)}\n"
+            + "".join(f"  held {short(a)}\n  listed {short(b)}\n" for a, b in differing[:3])
+            + "\n".join(self.history[feed][-120:]))
 
     def daemon_items(self, feed: str) -> list[dict]:
         """What feeds/items returns for the whole feed (its reply is ordered with the feed's notifications)."""

@@ -103,9 +103,10 @@ final class ServiceHub: Sendable {
     let products = products
     Task { [self] in
       for await change in products.backend.externalChanges() {
-        ProductNotifications.send(change, notifications.one)
+        // The feeds first: a client told of a change finds it in its feeds.
         await FeedNotifications.productsChanged(
           change, self, notify: notifications.one, notifyAll: notifications.all)
+        ProductNotifications.send(change, notifications.one)
       }
     }
   }
