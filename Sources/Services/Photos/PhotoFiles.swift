@@ -45,6 +45,11 @@ enum PhotoFiles {
     return stat(path, &status) == 0 ? status : nil
   }
 
+  /// When the file of `status` was last modified, in nanoseconds since the epoch.
+  static func modifiedNanoseconds(_ status: stat) -> Int64 {
+    Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+  }
+
   /// `path` made absolute against the working directory (not resolved).
   static func absolute(_ path: String) -> String {
     if path.hasPrefix("/") { return path }

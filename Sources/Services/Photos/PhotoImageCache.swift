@@ -177,7 +177,7 @@ public actor PhotoImageCache {
         guard parts.count == 2, PhotoID.isWellFormed(String(parts[0])),
           let format = ImageFormat.allCases.first(where: { $0.fileExtension == parts[1] })
         else { continue }
-        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        let modified = PhotoFiles.modifiedNanoseconds(status)
         found.append(
           (
             String(parts[0]),

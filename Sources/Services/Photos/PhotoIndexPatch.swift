@@ -204,9 +204,7 @@ struct PhotoIndexPatch: Sendable {
     guard let status = PhotoFiles.status(path) else { return .nothing }
     switch status.st_mode & S_IFMT {
     case S_IFREG:
-      return .file(
-        size: Int64(status.st_size),
-        modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
+      return .file(size: Int64(status.st_size), modified: PhotoFiles.modifiedNanoseconds(status))
     case S_IFDIR:
       return .folder
     default:
