@@ -125,9 +125,20 @@ enum FeedNotifications {
     notify: @escaping @Sendable (String, JSON?) -> Void,
     notifyAll: @escaping @Sendable ([[UInt8]]) -> Void
   ) async {
-    let method = ProductNotifications.listUpdated
-    await services.feeds.apply(
-      FeedSourceEvent(change), notify: sender(notify, method: method),
+    await sourceChanged(
+      FeedSourceEvent(change), services.feeds, notify: notify, notifyAll: notifyAll,
+      method: ProductNotifications.listUpdated)
+  }
+
+  /// Brings the feeds of a live source up to date after `event`; `method`
+  /// names what caused it in the log line of a reload's mapped error.
+  static func sourceChanged(
+    _ event: FeedSourceEvent, _ feeds: FeedEngine,
+    notify: @escaping @Sendable (String, JSON?) -> Void,
+    notifyAll: @escaping @Sendable ([[UInt8]]) -> Void, method: String
+  ) async {
+    await feeds.apply(
+      event, notify: sender(notify, method: method),
       notifyAll: runSender(notifyAll, method: method))
   }
 }

@@ -123,10 +123,9 @@ final class ServiceHub: Sendable {
     let feeds = feeds
     Task {
       for await event in events {
-        await feeds.apply(
-          FeedSourceEvent(event),
-          notify: FeedNotifications.sender(notifications.one, method: "photos/watch"),
-          notifyAll: FeedNotifications.runSender(notifications.all, method: "photos/watch"))
+        await FeedNotifications.sourceChanged(
+          FeedSourceEvent(event), feeds, notify: notifications.one, notifyAll: notifications.all,
+          method: FeedNotifications.itemsChanged)
       }
     }
   }
