@@ -58,11 +58,26 @@ final class LineClient {
 
   /// The next line the daemon wrote (notifications included), without its newline.
   func readLine() throws -> String {
+    try withNextLine { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with the next line's bytes (valid only inside it), without
+  /// its newline: a burst of notifications is looked at without a string each.
+  func withNextLine<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result
+  {
     while true {
-      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+      let newline: Int? = buffer.withUnsafeBufferPointer { bytes in
+        guard let base = bytes.baseAddress, start < bytes.count,
+          let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      }
+      if let newline {
+        let lineStart = start
         start = newline + 1
-        return line
+        return try buffer.withUnsafeBufferPointer {
+          try body(UnsafeBufferPointer(rebasing: $0[lineStart..<newline]))
+        }
       }
       if start > 0 {
         buffer.removeSubrange(..<start)

@@ -112,6 +112,9 @@ struct LiveFeedsBenchmark {
   /// `creates` timed creates (after `warmUp`), each checked to bring exactly
   /// one `feeds/itemsChanged` per open feed before its reply; their round
   /// trips, and the spans from the first step read to the last.
+  private static let stepPrefix = Array(#"{"jsonrpc":"2.0","method":"feeds/itemsChanged""#.utf8)
+  private static let notificationPrefix = Array(#"{"jsonrpc":"2.0","method""#.utf8)
+
   private func timedCreates(_ client: LineClient, feeds: Int) throws -> (
     roundTrips: [UInt64], spans: [UInt64]
   ) {
@@ -124,13 +127,19 @@ struct LiveFeedsBenchmark {
       var steps = 0
       var (first, last): (UInt64, UInt64) = (0, 0)
       while true {
-        let line = try client.readLine()
-        if line.hasPrefix(#"{"jsonrpc":"2.0","method":"feeds/itemsChanged""#) {
-          last = monotonicNanoseconds()
-          if steps == 0 { first = last }
-          steps += 1
-        } else if !line.hasPrefix(#"{"jsonrpc":"2.0","method""#) {
-          try expectResult(line, "products/create")
+        // nil for a notification; the reply as text.
+        let reply: String? = try client.withNextLine { line in
+          if line.starts(with: Self.stepPrefix) {
+            last = monotonicNanoseconds()
+            if steps == 0 { first = last }
+            steps += 1
+            return nil
+          }
+          return line.starts(with: Self.notificationPrefix)
+            ? nil : String(decoding: line, as: UTF8.self)
+        }
+        if let reply {
+          try expectResult(reply, "products/create")
           break
         }
       }

@@ -7,7 +7,8 @@ public enum Framing: String, Sendable, CaseIterable {
 
   /// Appends `body` framed for the wire. LSP replies carry exactly one
   /// header, `Content-Length`, because some clients accept nothing else.
-  public func frame(_ body: [UInt8], into output: inout [UInt8]) {
+  @inlinable
+  public func frame(_ body: some Collection<UInt8>, into output: inout [UInt8]) {
     switch self {
     case .lsp:
       output.append(contentsOf: "Content-Length: ".utf8)

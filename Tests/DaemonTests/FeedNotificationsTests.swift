@@ -9,11 +9,12 @@ final class FeedNotificationsTests: XCTestCase {
   /// A run of steps is written by hand, each item once: it must read back as
   /// the notifications written one by one from their JSON trees.
   func testARunIsWrittenAsTheSameNotificationsOneByOne() throws {
-    let product: JSON = [
+    // One item object in two feeds' steps: written once, read back in both.
+    let product = FeedItem(json: [
       "id": "7", "nameKo": "사과 \"부사\"\n", "nameEn": .null, "price": 1500,
       "supplier": ["id": "2", "name": "바른농장"], "version": 3,
-    ]
-    let other: JSON = ["id": "8", "nameKo": "배", "price": 900]
+    ])
+    let other = FeedItem(json: ["id": "8", "nameKo": "배", "price": 900])
     let events: [FeedEvent] = [
       .itemsChanged(
         feedId: "feed-1", generation: 0, changes: [.insert(index: 3, items: [product])], count: 4),
@@ -27,8 +28,9 @@ final class FeedNotificationsTests: XCTestCase {
       .itemsChanged(feedId: "feed-3", generation: 1, changes: [], count: 0),
     ]
     let written = Mutex<[[UInt8]]>([])
-    FeedNotifications.runSender({ bodies in written.withLock { $0 += bodies } }, method: "m")(
-      events)
+    FeedNotifications.runSender(
+      { run in written.withLock { $0 += run.bodies.map { Array($0) } } }, method: "m")(
+        events)
     let one = Mutex<[JSON]>([])
     let sender = FeedNotifications.sender(
       { method, params in

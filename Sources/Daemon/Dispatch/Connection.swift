@@ -272,7 +272,7 @@ final class Connection: @unchecked Sendable {
       OutgoingMessage.notification(method: method, params: params, into: &body)
       sink.send(body)
     }
-    let notifyAll: @Sendable ([[UInt8]]) -> Void = { [sink] in
+    let notifyAll: @Sendable (MessageRun) -> Void = { [sink] in
       sink.send(all: $0)
     }
     let lane = handler.lane?(params).map { (key: $0, turn: LaneTurn()) }

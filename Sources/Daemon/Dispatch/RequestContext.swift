@@ -9,7 +9,7 @@ struct RequestContext: Sendable {
   /// Sends a notification now: it precedes this request's response.
   let notify: @Sendable (_ method: String, _ params: JSON?) -> Void
   /// Sends a run of notifications, written as JSON texts, now, in order, in one write.
-  var notifyAll: @Sendable (_ bodies: [[UInt8]]) -> Void = { _ in }
+  var notifyAll: @Sendable (MessageRun) -> Void = { _ in }
   /// Set when the request carried `params.workDoneToken`.
   let progress: ProgressReporter?
   /// Lets the next request of this request's lane start before this one

@@ -24,64 +24,102 @@ enum FeedNotifications {
   /// Runs of the engine's events as runs of notifications through `notifyAll`.
   /// A run is one change reaching many feeds, each with the same item: each
   /// item is written as JSON once for the run, not once per feed.
-  static func runSender(_ notifyAll: @escaping @Sendable ([[UInt8]]) -> Void, method: String)
+  static func runSender(_ notifyAll: @escaping @Sendable (MessageRun) -> Void, method: String)
     -> FeedEngine.NotifyAll
   {
     { events in
       var written = ItemTexts()
-      notifyAll(
-        events.map { event in
+      var run = MessageRun(reservingCapacity: events.count * 512)
+      for event in events {
+        run.append { body in
           if case .itemsChanged(let feedId, let generation, let changes, let count) = event {
-            return itemsChangedBody(feedId, generation, changes, count, &written)
+            writeItemsChanged(feedId, generation, changes, count, &written, into: &body)
+          } else {
+            let (name, params) = notification(event, method: method)
+            OutgoingMessage.notification(method: name, params: params, into: &body)
           }
-          let (name, params) = notification(event, method: method)
-          return OutgoingMessage.notification(method: name, params: params)
-        })
+        }
+      }
+      notifyAll(run)
     }
   }
 
-  /// Items written as JSON in one run, by id (with the value, should two differ).
+  /// Items written as JSON in one run, by identity: the run's events hold
+  /// the items, so an identifier is not reused while it is known here.
   private struct ItemTexts {
-    private var texts: [String: (item: JSON, text: [UInt8])] = [:]
+    private var texts: [ObjectIdentifier: [UInt8]] = [:]
 
-    mutating func write(_ item: JSON, into output: inout [UInt8]) {
-      guard let id = item["id"]?.stringValue else { return JSONWriter.write(item, into: &output) }
-      if let known = texts[id], known.item == item {
-        output += known.text
+    mutating func write(_ item: FeedItem, into output: inout [UInt8]) {
+      if let text = texts[ObjectIdentifier(item)] {
+        output += text
         return
       }
       var text: [UInt8] = []
-      JSONWriter.write(item, into: &text)
-      texts[id] = (item, text)
+      JSONWriter.write(item.json, into: &text)
+      texts[ObjectIdentifier(item)] = text
       output += text
     }
   }
 
   /// `feeds/itemsChanged` as `notification` writes it, its items from `written`.
-  private static func itemsChangedBody(
+  private static func writeItemsChanged(
     _ feedId: String, _ generation: Int, _ changes: [FeedItemOp], _ count: Int,
-    _ written: inout ItemTexts
-  ) -> [UInt8] {
-    var body = Array(#"{"jsonrpc":"2.0","method":"feeds/itemsChanged","params":{"feedId":"#.utf8)
+    _ written: inout ItemTexts, into body: inout [UInt8]
+  ) {
+    write(#"{"jsonrpc":"2.0","method":"feeds/itemsChanged","params":{"feedId":"#, into: &body)
     JSONWriter.writeString(feedId, into: &body)
-    body += #","generation":\#(generation),"changes":["#.utf8
+    write(#","generation":"#, into: &body)
+    writeInteger(generation, into: &body)
+    write(#","changes":["#, into: &body)
     for (position, change) in changes.enumerated() {
       if position > 0 { body.append(UInt8(ascii: ",")) }
       switch change {
       case .remove(let index, let count):
-        body += #"{"op":"remove","index":\#(index),"count":\#(count)}"#.utf8
+        write(#"{"op":"remove","index":"#, into: &body)
+        writeInteger(index, into: &body)
+        write(#","count":"#, into: &body)
+        writeInteger(count, into: &body)
+        body.append(UInt8(ascii: "}"))
       case .insert(let index, let items), .update(let index, let items):
-        let op = if case .insert = change { "insert" } else { "update" }
-        body += #"{"op":"\#(op)","index":\#(index),"items":["#.utf8
+        if case .insert = change {
+          write(#"{"op":"insert","index":"#, into: &body)
+        } else {
+          write(#"{"op":"update","index":"#, into: &body)
+        }
+        writeInteger(index, into: &body)
+        write(#","items":["#, into: &body)
         for (offset, item) in items.enumerated() {
           if offset > 0 { body.append(UInt8(ascii: ",")) }
           written.write(item, into: &body)
         }
-        body += "]}".utf8
+        write("]}", into: &body)
       }
     }
-    body += #"],"count":\#(count)}}"#.utf8
-    return body
+    write(#"],"count":"#, into: &body)
+    writeInteger(count, into: &body)
+    write("}}", into: &body)
+  }
+
+  /// A literal's bytes, copied straight from the binary.
+  private static func write(_ literal: StaticString, into output: inout [UInt8]) {
+    literal.withUTF8Buffer { output.append(contentsOf: $0) }
+  }
+
+  /// `value` in decimal digits, without making a string of it.
+  private static func writeInteger(_ value: Int, into output: inout [UInt8]) {
+    if value < 0 { output.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    // Room for the 20 digits of the largest magnitude.
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      var start = buffer.count
+      repeat {
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      output.append(contentsOf: buffer[start...])
+    }
   }
 
   /// The notification of one of the engine's events.
@@ -123,7 +161,7 @@ enum FeedNotifications {
   static func productsChanged(
     _ change: ProductChange, _ services: ServiceHub,
     notify: @escaping @Sendable (String, JSON?) -> Void,
-    notifyAll: @escaping @Sendable ([[UInt8]]) -> Void
+    notifyAll: @escaping @Sendable (MessageRun) -> Void
   ) async {
     await sourceChanged(
       FeedSourceEvent(change), services.feeds, notify: notify, notifyAll: notifyAll,
@@ -135,7 +173,7 @@ enum FeedNotifications {
   static func sourceChanged(
     _ event: FeedSourceEvent, _ feeds: FeedEngine,
     notify: @escaping @Sendable (String, JSON?) -> Void,
-    notifyAll: @escaping @Sendable ([[UInt8]]) -> Void, method: String
+    notifyAll: @escaping @Sendable (MessageRun) -> Void, method: String
   ) async {
     await feeds.apply(
       event, notify: sender(notify, method: method),

@@ -89,7 +89,7 @@ final class ServiceHub: Sendable {
   /// Where notifications of changes made elsewhere go, once `startWatching` runs.
   func setUnsolicitedNotifications(
     _ notify: @escaping @Sendable (String, JSON?) -> Void,
-    all notifyAll: @escaping @Sendable ([[UInt8]]) -> Void
+    all notifyAll: @escaping @Sendable (MessageRun) -> Void
   ) {
     unsolicited.withLock { $0 = UnsolicitedNotifications(one: notify, all: notifyAll) }
   }
@@ -176,7 +176,7 @@ final class ServiceHub: Sendable {
 /// Where notifications nobody asked for go: one at a time, or a run of written ones in one write.
 struct UnsolicitedNotifications: Sendable {
   let one: @Sendable (String, JSON?) -> Void
-  let all: @Sendable ([[UInt8]]) -> Void
+  let all: @Sendable (MessageRun) -> Void
 }
 
 /// The client's per-device id, shared with the backends that send it upstream.

@@ -8,13 +8,13 @@ protocol MessageSink: Sendable {
   func flush()
   /// Queues a run of message bodies together, in order, and wakes the writer
   /// once: a burst (a change reaching many feeds) costs one write, not one each.
-  func send(all bodies: [[UInt8]])
+  func send(all run: MessageRun)
 }
 
 extension MessageSink {
   func send(_ body: [UInt8]) { send(body, wake: true) }
 
-  func send(all bodies: [[UInt8]]) {
-    for body in bodies { send(body, wake: true) }
+  func send(all run: MessageRun) {
+    for body in run.bodies { send(Array(body), wake: true) }
   }
 }

@@ -66,13 +66,13 @@ final class Outbox: MessageSink, @unchecked Sendable {
     send(CollectionOfOne(body), wake: wake)
   }
 
-  func send(all bodies: [[UInt8]]) {
-    send(bodies, wake: true)
+  func send(all run: MessageRun) {
+    send(run.bodies, wake: true)
   }
 
-  private func send(_ bodies: some Collection<[UInt8]>, wake: Bool) {
+  private func send<Body: Collection<UInt8>>(_ bodies: some Collection<Body>, wake: Bool) {
     if let tracer {
-      for body in bodies { body.withUnsafeBufferPointer { tracer.record(.outgoing, $0) } }
+      for body in bodies { Array(body).withUnsafeBufferPointer { tracer.record(.outgoing, $0) } }
     }
     let direct: Bool = lock.withLock {
       guard !broken else { return false }

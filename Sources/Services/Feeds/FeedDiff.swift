@@ -42,10 +42,10 @@ enum FeedDiff {
       let start = index
       if staying[new[index].id] == nil {
         while index < new.count && staying[new[index].id] == nil { index += 1 }
-        steps.append(.insert(index: start, items: new[start..<index].map(\.json)))
+        steps.append(.insert(index: start, items: Array(new[start..<index])))
       } else if isChanged(index) {
         while index < new.count && staying[new[index].id] != nil && isChanged(index) { index += 1 }
-        steps.append(.update(index: start, items: new[start..<index].map(\.json)))
+        steps.append(.update(index: start, items: Array(new[start..<index])))
       } else {
         index += 1
       }
@@ -82,7 +82,7 @@ enum FeedDiff {
   private static func replacingAll(_ old: [FeedItem], _ new: [FeedItem]) -> [FeedItemOp] {
     var steps: [FeedItemOp] = []
     if !old.isEmpty { steps.append(.remove(index: 0, count: old.count)) }
-    if !new.isEmpty { steps.append(.insert(index: 0, items: new.map(\.json))) }
+    if !new.isEmpty { steps.append(.insert(index: 0, items: new)) }
     return steps
   }
 }

@@ -40,6 +40,9 @@ public actor FeedEngine {
   /// Short enough not to be seen, long enough to cover a burst of writes
   /// (durable creates take about a millisecond each).
   public static let defaultChangeRefreshDelay = Duration.milliseconds(50)
+  /// A change that reaches many feeds goes out in runs of this many
+  /// notifications: the first are written while the rest are placed.
+  static let stepsPerWrite = 128
 
   /// What a fetch does with what it brings.
   private enum FetchKind: Int, Comparable {
@@ -200,7 +203,7 @@ public actor FeedEngine {
       throw InvalidArgument(field: "end", reason: "must be at least start")
     }
     let count = feed.list.count
-    let items = feed.list.items[min(start, count)..<min(end, count)].map(\.json)
+    let items = feed.list.items(in: min(start, count)..<min(end, count)).map(\.json)
     deliver(items)
     return items
   }
@@ -234,7 +237,7 @@ public actor FeedEngine {
 
   /// Applies what happened to a live source's records to every feed of its
   /// topic: steps are sent (or reloads started, with `refreshing`) when this
-  /// returns, the steps of all feeds as one run through `notifyAll` when given.
+  /// returns, the steps of all feeds in runs through `notifyAll` when given.
   public func apply(
     _ event: FeedSourceEvent, notify: @escaping Notify, notifyAll: NotifyAll? = nil
   ) {
@@ -265,13 +268,18 @@ public actor FeedEngine {
         }
         var steps: [FeedItemOp] = []
         for change in fresh {
-          steps += feed.list.apply(
-            id: change.id, item: change.record.flatMap(live.item(for:)), limit: maxItemsPerFeed)
+          feed.list.apply(
+            id: change.id, item: change.record.flatMap(live.item(for:)), limit: maxItemsPerFeed,
+            into: &steps)
         }
         if !steps.isEmpty {
           run.append(
             .itemsChanged(
               feedId: id, generation: feed.generation, changes: steps, count: feed.list.count))
+          if let notifyAll, run.count == Self.stepsPerWrite {
+            notifyAll(run)
+            run.removeAll(keepingCapacity: true)
+          }
         }
       }
     }
@@ -461,8 +469,8 @@ public actor FeedEngine {
     var seen = Set<String>()
     for id in changed where seen.insert(id).inserted {
       guard let entry = records.latest(id) else { continue }
-      steps += list.apply(
-        id: id, item: entry.record.flatMap(live.item(for:)), limit: maxItemsPerFeed)
+      list.apply(
+        id: id, item: entry.record.flatMap(live.item(for:)), limit: maxItemsPerFeed, into: &steps)
     }
     return steps
   }

@@ -17,25 +17,38 @@ struct FeedList {
     case all
   }
 
-  private(set) var items: [FeedItem] = []
-  /// The items' keys, side by side: a binary search reads them without
-  /// visiting each item (an object of its own, a cache miss each).
-  private var keys: [FeedSortKey?] = []
+  /// The items with their keys beside them: a binary search reads the keys
+  /// without visiting each item (an object of its own, a cache miss each).
+  private var entries = RingBuffer<Entry>()
   private(set) var window = Window.unloaded
   /// The ids of `items`: most changes are of items a feed does not hold.
   private var ids: Set<String> = []
 
-  var count: Int { items.count }
+  private struct Entry {
+    let item: FeedItem
+    let key: FeedSortKey?
+
+    init(_ item: FeedItem) {
+      self.item = item
+      key = item.key
+    }
+  }
+
+  /// The loaded items, in the list's order.
+  var items: [FeedItem] { entries.map(\.item) }
+
+  /// The loaded items in `range`.
+  func items(in range: Range<Int>) -> [FeedItem] { entries[range].map(\.item) }
+  var count: Int { entries.count }
   var isLoaded: Bool { window != .unloaded }
 
   /// Appends a page; `complete` when it is the list's last.
   mutating func append(_ page: [FeedItem], complete: Bool) {
-    items += page
-    keys += page.map(\.key)
+    entries.append(contentsOf: page.lazy.map(Entry.init))
     for item in page { ids.insert(item.id) }
     if complete {
       window = .all
-    } else if let key = page.last?.key ?? items.last?.key {
+    } else if let key = page.last?.key ?? entries.last?.key {
       window = .through(key)
     } else if window == .unloaded {
       // A source without keys: loaded, but changes are never placed in it.
@@ -46,40 +59,40 @@ struct FeedList {
   /// Ends the window at the last item: a feed cut at its item limit does
   /// not take items beyond it.
   mutating func closeAtLastItem() {
-    if let key = items.last?.key { window = .through(key) }
+    if let key = entries.last?.key { window = .through(key) }
   }
 
   /// Puts the record `id` where `item` says (removing it when `item` is nil
-  /// or falls beyond the window); returns the steps that did it. At most
-  /// `limit` items stay: the last ones go and the window ends before them.
-  mutating func apply(id: String, item: FeedItem?, limit: Int) -> [FeedItemOp] {
-    guard isLoaded else { return [] }
-    let placed = item.flatMap { item in contains(item.key) ? item : nil }
-    let oldIndex = ids.contains(id) ? items.firstIndex { $0.id == id } : nil
-    switch (oldIndex, placed) {
-    case (nil, nil):
-      return []
-    case (let index?, nil):
-      items.remove(at: index)
-      keys.remove(at: index)
-      ids.remove(id)
-      return [.remove(index: index, count: 1)]
-    case (nil, let item?):
+  /// or falls beyond the window); appends the steps that did it to `steps`.
+  /// At most `limit` items stay: the last ones go and the window ends before them.
+  ///
+  /// One operation on `ids` per change, whose answer says whether the feed
+  /// held the record: a change visits every open feed, and this is most of
+  /// what it touches in a feed that did not.
+  mutating func apply(id: String, item: FeedItem?, limit: Int, into steps: inout [FeedItemOp]) {
+    guard isLoaded else { return }
+    guard let item, contains(item.key) else {
+      guard ids.remove(id) != nil, let index = entries.firstIndex(where: { $0.item.id == id })
+      else { return }
+      entries.remove(at: index)
+      steps.append(.remove(index: index, count: 1))
+      return
+    }
+    guard !ids.insert(id).inserted else {
       let index = insertionIndex(item.key)
-      items.insert(item, at: index)
-      keys.insert(item.key, at: index)
-      ids.insert(id)
-      return [.insert(index: index, items: [item.json])] + trim(to: limit)
-    case (let old?, let item?):
-      let previous = items.remove(at: old)
-      keys.remove(at: old)
-      let index = insertionIndex(item.key)
-      items.insert(item, at: index)
-      keys.insert(item.key, at: index)
-      if index == old {
-        return previous.json == item.json ? [] : [.update(index: index, items: [item.json])]
-      }
-      return [.remove(index: old, count: 1), .insert(index: index, items: [item.json])]
+      entries.insert(Entry(item), at: index)
+      steps.append(.insert(index: index, items: [item]))
+      trim(to: limit, into: &steps)
+      return
+    }
+    guard let old = entries.firstIndex(where: { $0.item.id == id }) else { return }
+    let previous = entries.remove(at: old).item
+    let index = insertionIndex(item.key)
+    entries.insert(Entry(item), at: index)
+    if index != old {
+      steps += [.remove(index: old, count: 1), .insert(index: index, items: [item])]
+    } else if previous.json != item.json {
+      steps.append(.update(index: index, items: [item]))
     }
   }
 
@@ -100,24 +113,29 @@ struct FeedList {
     }
   }
 
+  /// The key of the item at `index`, read without touching the item.
+  private func keyOf(_ index: Int) -> FeedSortKey? { entries.read(index) { $0.key } }
+
   /// Where an item with `key` goes: after every item that sorts before it.
+  /// The ends are tried first: a new item mostly goes first (newest first) or last.
   private func insertionIndex(_ key: FeedSortKey?) -> Int {
-    guard let key else { return items.count }
-    var (low, high) = (0, items.count)
+    guard let key, count > 0 else { return count }
+    if let first = keyOf(0), key < first { return 0 }
+    if let last = keyOf(count - 1), last < key { return count }
+    var (low, high) = (0, count)
     while low < high {
       let middle = (low + high) / 2
-      if let other = keys[middle], other < key { low = middle + 1 } else { high = middle }
+      if let other = keyOf(middle), other < key { low = middle + 1 } else { high = middle }
     }
     return low
   }
 
-  private mutating func trim(to limit: Int) -> [FeedItemOp] {
-    guard items.count > limit else { return [] }
-    let excess = items.count - limit
-    for item in items.suffix(excess) { ids.remove(item.id) }
-    items.removeLast(excess)
-    keys.removeLast(excess)
+  private mutating func trim(to limit: Int, into steps: inout [FeedItemOp]) {
+    guard count > limit else { return }
+    let excess = count - limit
+    for entry in entries.suffix(excess) { ids.remove(entry.item.id) }
+    entries.removeLast(excess)
     closeAtLastItem()
-    return [.remove(index: limit, count: excess)]
+    steps.append(.remove(index: limit, count: excess))
   }
 }

@@ -4,7 +4,7 @@ import Protocol
 /// starts after the last path shown, so a file added or removed above it
 /// does not shift it). Live: the folder's changes (`FolderPhotoBackend.events()`)
 /// are placed in a feed's loaded items by path, as the folder's order puts them.
-public struct FolderPhotosFeedSource: LiveFeedSource {
+public final class FolderPhotosFeedSource: LiveFeedSource {
   public let backend: FolderPhotoBackend
   public var name: String { "photos" }
   public var topic: String { Self.topic }

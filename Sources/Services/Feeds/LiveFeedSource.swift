@@ -34,7 +34,10 @@ public enum FeedSourceEvent: Sendable {
 
 /// A source whose list changes while feeds show it (the products catalog, a
 /// photos folder). Its feeds apply each change to their loaded items.
-public protocol LiveFeedSource: FeedSource {
+///
+/// A class: a change visits every open feed of its topic, and a reference
+/// is checked and passed around without copying the source's fields.
+public protocol LiveFeedSource: FeedSource, AnyObject {
   /// The changes this source's feeds follow (every source of one topic
   /// lists the same records: "products", "photos").
   var topic: String { get }

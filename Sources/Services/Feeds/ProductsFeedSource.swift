@@ -1,9 +1,10 @@
 import Protocol
+import Synchronization
 
 /// Pages of `products/list` for one query (search text, supplier, sort), by
 /// keyset cursor. Live: a product created, updated or deleted is placed in a
 /// feed's loaded items by its sort key, as the catalog's own order puts it.
-public struct ProductsFeedSource: LiveFeedSource {
+public final class ProductsFeedSource: LiveFeedSource {
   public let service: ProductsService
   /// The list params; the feed sets `cursor` and `limit`.
   public let query: ProductListQuery
@@ -58,16 +59,7 @@ public struct ProductsFeedSource: LiveFeedSource {
 
   /// The product's item, its key the list's `ORDER BY` (the sort's column, then the id).
   func item(of record: ProductRecord) -> FeedItem {
-    let product = record.product
-    let key =
-      switch query.sort {
-      case .newest: FeedSortKey(record.created, tiebreak: record.rowID, descending: true)
-      case .priceAsc: FeedSortKey(.integer(Int64(product.price)), tiebreak: record.rowID)
-      case .priceDesc:
-        FeedSortKey(.integer(Int64(product.price)), tiebreak: record.rowID, descending: true)
-      case .name: FeedSortKey(.bytes(record.name), tiebreak: record.rowID)
-      }
-    return FeedItem(id: product.id, key: key, json: record.json)
+    record.item(sortedBy: query.sort)
   }
 }
 
@@ -86,6 +78,8 @@ public final class ProductRecord: Sendable {
   /// `search_text` as the catalogs hold it (both names lowercased); empty
   /// for products of a page, which no filter asks about.
   let searchText: [UInt8]
+  /// Its item for each sort asked for: one object for all the feeds a change reaches.
+  private let items = Mutex<[ProductSort: FeedItem]>([:])
 
   public convenience init(_ product: Product) {
     self.init(product, searchable: true)
@@ -103,6 +97,25 @@ public final class ProductRecord: Sendable {
     searchText =
       searchable
       ? Array(ProductSearch.text(nameKo: product.nameKo, nameEn: product.nameEn).utf8) : []
+  }
+
+  /// Its item in lists sorted by `sort`, keyed by the list's `ORDER BY` (the
+  /// sort's column, then the id).
+  func item(sortedBy sort: ProductSort) -> FeedItem {
+    items.withLock { items in
+      if let item = items[sort] { return item }
+      let key =
+        switch sort {
+        case .newest: FeedSortKey(created, tiebreak: rowID, descending: true)
+        case .priceAsc: FeedSortKey(.integer(Int64(product.price)), tiebreak: rowID)
+        case .priceDesc:
+          FeedSortKey(.integer(Int64(product.price)), tiebreak: rowID, descending: true)
+        case .name: FeedSortKey(.bytes(name), tiebreak: rowID)
+        }
+      let item = FeedItem(id: product.id, key: key, json: json)
+      items[sort] = item
+      return item
+    }
   }
 }
 
