@@ -12,7 +12,6 @@ import pytest
 from catalogd_e2e import (
     VERSION_RE,
     assert_result,
-    dumps,
     load_corpus,
     request_obj,
     run_catalogd,
@@ -236,14 +235,14 @@ def test_trace_records_every_message_in_and_out(spawn, tmp_path, framing):
     idx_in = next(i for i, (a, b) in enumerate(entries) if a == "<-" and '"t1"' in b)
     idx_out = next(i for i, (a, b) in enumerate(entries) if a == "->" and '"t1"' in b)
     assert idx_in < idx_out
-    times = [datetime.fromisoformat(TRACE_LINE.match(l).group(1).replace("Z", "+00:00")) for l in lines]
+    times = [datetime.fromisoformat(TRACE_LINE.match(line).group(1).replace("Z", "+00:00")) for line in lines]
     assert times == sorted(times), "trace times go forward"
 
 
 def test_stdout_is_protocol_only_even_at_trace_level(spawn, framing):
     d = spawn("--log-level", "trace", framing=framing)
     d.initialize()
-    for i in range(5):
+    for _ in range(5):
         d.echo_ok()
     d.result("quotes/random", {})
     assert d.close() == 0

@@ -172,7 +172,7 @@ def test_random_interleavings_keep_every_copy_in_step_with_the_catalog(pair, see
     for query in rng.sample(QUERIES, 4):
         feeds[a.open("products", query=query, pageSize=rng.choice([3, 7, 10]))] = query
     mine: list[str] = []
-    for step in range(60):
+    for _ in range(60):
         writer = rng.choice([a, b])
         roll = rng.random()
         feed = rng.choice(list(feeds))

@@ -9,12 +9,12 @@ import time
 import pytest
 
 from catalogd_e2e import (
-    recover_echo,
     assert_parse_error,
     assert_result,
     dumps,
     lsp_frame,
     ndjson_frame,
+    recover_echo,
     request_obj,
 )
 

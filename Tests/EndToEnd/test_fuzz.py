@@ -95,7 +95,7 @@ def test_mutated_requests(fuzz_daemons, framing_, chunk):
         sent_ids.update(repr(m.decode()) for m in re.findall(rb"case-[0-9]{7}-id", body))
         probe = f"probe-{case}"
         d.send_raw(d.frame(body) + d.frame(dumps(request_obj("daemon/echo", [n], probe))))
-        frame, others = d.read_until(lambda m: isinstance(m, dict) and m.get("id") == probe, timeout=10)
+        frame, others = d.read_until(lambda m, probe=probe: isinstance(m, dict) and m.get("id") == probe, timeout=10)
         context = f"case {case}: sent {body!r}"
         assert_result(frame.obj, probe, [n])
         null_id_errors = 0

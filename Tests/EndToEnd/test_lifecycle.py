@@ -202,7 +202,7 @@ def test_status_reports_the_documented_fields(spawn, tmp_path):
     data = tmp_path / "status-data"
     d = spawn(data_dir=data)
     d.initialize()
-    for i in range(3):
+    for _ in range(3):
         d.echo_ok()
     status = d.result("daemon/status", {})
     assert {"uptimeSeconds", "inFlight", "requests", "backends", "dataDir", "version"} <= set(status), short(status)
@@ -248,8 +248,9 @@ def test_rpc_discover_returns_an_openrpc_document(daemon):
 
 
 def test_rpc_discover_matches_the_checked_in_openrpc_json(daemon):
-    from catalogd_e2e import REPO_ROOT
     import json
+
+    from catalogd_e2e import REPO_ROOT
 
     path = REPO_ROOT / "openrpc.json"
     assert path.is_file(), "API.md: openrpc.json in the repo, kept in step with rpc.discover"
@@ -268,7 +269,7 @@ def test_status_counters_follow_the_requests(daemon):
     """The counters named in openrpc.json: received, succeeded, failed, cancelled, parseError."""
     before = daemon.result("daemon/status")["requests"]
     assert {"received", "succeeded", "failed", "cancelled", "parseError"} <= set(before), before
-    for i in range(3):
+    for _ in range(3):
         daemon.echo_ok()
     assert "error" in daemon.call("nope", id="n")
     daemon.send_raw(daemon.frame(b"{bad"))
@@ -376,7 +377,7 @@ def test_many_concurrent_requests(daemon):
 
 
 def test_status_times_each_method_inside_the_daemon(daemon):
-    for i in range(5):
+    for _ in range(5):
         daemon.echo_ok()
     for ms in (40, 80):
         assert_result(daemon.call("daemon/sleep", {"ms": ms}, id=f"sleep{ms}"), f"sleep{ms}", {"slept": ms})

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from catalogd_e2e import (
+    ABSENT,
     CONFLICT,
     INVALID_PARAMS,
     NOT_FOUND,
-    ABSENT,
     assert_error,
     assert_page,
     assert_product,
@@ -21,8 +21,8 @@ from catalogd_e2e import (
     is_notification,
     pipeline,
     read_stream,
-    send_pipelined,
     rfc3339_micros,
+    send_pipelined,
     short,
 )
 

@@ -260,7 +260,7 @@ def test_query_is_a_case_insensitive_substring_search(catalog, query):
 
 def test_required_searches_find_products(catalog):
     d, items = catalog
-    for query, sample in (("우유", "우유"), ("고등어", "고등어"), ("김", "김"), ("milk", "Milk")):
+    for query, _sample in (("우유", "우유"), ("고등어", "고등어"), ("김", "김"), ("milk", "Milk")):
         page = d.result("products/list", {"query": query, "limit": 100})
         assert page["totalCount"] > 0, f"{query!r} finds nothing"
         for p in page["items"]:

@@ -378,6 +378,6 @@ def test_unreachable_upstream_is_retryable_32020(spawn):
                            ("products/create", {"nameKo": "닿지 않음", "price": 1}),
                            ("products/update", {"id": "p1", "price": 1}), ("products/delete", {"id": "p1"})):
         resp, id, before = call(d, method, params)
-        err = assert_error(resp, UPSTREAM_UNAVAILABLE, id=id, data={"service": "products", "retryable": True})
+        assert_error(resp, UPSTREAM_UNAVAILABLE, id=id, data={"service": "products", "retryable": True})
         assert before == [], f"{method}: {short(before)}"
     d.expect_no_message(0.2)

@@ -45,9 +45,3 @@ final class BatchReply: Sendable {
     sink.send(array, wake: wake)
   }
 }
-
-/// Where a request's reply goes.
-enum ReplyTarget: Sendable {
-  case single
-  case batch(BatchReply, index: Int)
-}

@@ -308,8 +308,8 @@ final class Connection: @unchecked Sendable {
   /// Starts a request's handler as a task (behind its lane, if any); its
   /// reply, or the error it threw, is sent when it ends.
   ///
-  /// A task normally starts on a thread of Swift's pool, and waking one costs
-  /// 10–60 µs on a VM, as much as a warm `places/search` takes. So a method
+  /// A task normally starts on a thread of Swift's pool, and waking one can
+  /// cost as much as a warm `places/search` takes (Benchmarks/README.md). So a method
   /// that `startsOnReader` runs its handler right here (on the reader, or on
   /// the pool thread that just freed a slot) until it first suspends, when
   /// that costs nothing else: the request came alone (a pipelined burst is

@@ -180,10 +180,3 @@ enum FeedNotifications {
       notifyAll: runSender(notifyAll, method: method))
   }
 }
-
-/// Every request on one feed names it; the key of its lane, should it get one.
-enum FeedLane {
-  @Sendable static func byId(_ params: JSON?) -> String? {
-    params?["feedId"]?.stringValue.map { "feed:" + $0 }
-  }
-}

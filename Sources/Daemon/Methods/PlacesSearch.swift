@@ -5,7 +5,7 @@ import Services
 /// `{items, meta: {totalCount, pageableCount, isEnd}}`.
 enum PlacesSearch {
   /// Written straight from the rows: the map's hot path. Once the index is
-  /// built, a search is CPU work of about 0.1 ms, so it starts on the reader.
+  /// built, a search is short CPU work (Benchmarks/README.md), so it starts on the reader.
   static let method = Method.encodingTask("places/search", startsOnReader: true) {
     params, context in
     let search = try query(try Params(params))

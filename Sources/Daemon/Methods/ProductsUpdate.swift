@@ -33,10 +33,3 @@ enum ProductsUpdate {
     return .some(try params.string(name, maxLength: 200))
   }
 }
-
-/// Mutations of one product share a lane, so they apply in arrival order.
-enum ProductLane {
-  @Sendable static func byId(_ params: JSON?) -> String? {
-    params?["id"]?.stringValue.map { "product:" + $0 }
-  }
-}

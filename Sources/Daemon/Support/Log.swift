@@ -4,20 +4,6 @@ import Protocol
   import Glibc
 #endif
 
-/// How much the daemon says on stderr.
-enum LogLevel: Int, Comparable, Sendable, CaseIterable {
-  case error, warn, info, debug, trace
-
-  init?(name: String) {
-    guard let level = Self.allCases.first(where: { "\($0)" == name.lowercased() }) else {
-      return nil
-    }
-    self = level
-  }
-
-  static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
 /// The daemon's log: one logfmt line per event on stderr (stdout is the
 /// protocol's), with structured metadata such as `request.id` and
 /// `rpc.method` kept out of the message text.

@@ -56,18 +56,26 @@ enum FeedDiff {
   /// For each old item, whether it stays: the longest run of old items whose
   /// new positions increase (items gone from the new list never stay).
   static func stayingIndices(_ positions: [Int?]) -> [Bool] {
-    // Patience sorting: tails[k] is the old index ending the best run of length k + 1.
+    // Patience sorting: tails[k] is the old index ending the best run of length k + 1,
+    // and tailPositions[k] its new position.
     var tails: [Int] = []
+    var tailPositions: [Int] = []
     var previous = [Int](repeating: -1, count: positions.count)
     for (index, position) in positions.enumerated() {
       guard let position else { continue }
       var (low, high) = (0, tails.count)
       while low < high {
         let middle = (low + high) / 2
-        if positions[tails[middle]]! < position { low = middle + 1 } else { high = middle }
+        if tailPositions[middle] < position { low = middle + 1 } else { high = middle }
       }
       if low > 0 { previous[index] = tails[low - 1] }
-      if low == tails.count { tails.append(index) } else { tails[low] = index }
+      if low == tails.count {
+        tails.append(index)
+        tailPositions.append(position)
+      } else {
+        tails[low] = index
+        tailPositions[low] = position
+      }
     }
     var stays = [Bool](repeating: false, count: positions.count)
     var index = tails.last ?? -1

@@ -38,7 +38,7 @@ public actor FeedEngine {
   public static let defaultMaxOpenFeeds = 64
   public static let defaultMaxItemsPerFeed = 10_000
   /// Short enough not to be seen, long enough to cover a burst of writes
-  /// (durable creates take about a millisecond each).
+  /// (many durable creates, each waiting for its commit: see Benchmarks/README.md).
   public static let defaultChangeRefreshDelay = Duration.milliseconds(50)
   /// A change that reaches many feeds goes out in runs of this many
   /// notifications: the first are written while the rest are placed.

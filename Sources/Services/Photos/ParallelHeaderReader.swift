@@ -3,11 +3,8 @@
 /// requests in flight read a cold folder faster than one at a time.
 enum ParallelHeaderReader {
   /// Threads reading at once. Each mostly waits for the disk, and a disk
-  /// serves many requests in flight faster than few: 100,000 cold 4 KiB files
-  /// on the development VM's virtio disk read in 3.4 s with 16 at once, 4.3 s
-  /// with 4 (one read each, `xargs -P`). `catalogd-bench --feeds`, five runs
-  /// of each interleaved on a busy machine: cold index 11,300–16,700 files/s
-  /// with 4, 17,200–21,100 with 16.
+  /// serves many requests in flight faster than few: 16 at once read a cold
+  /// folder faster than 4 (figures in Benchmarks/README.md).
   static let threads = 16
   /// Below this many files, the calling thread reads them alone.
   static let minimumForThreads = 256

@@ -10,11 +10,10 @@ import Glibc
 /// status of all their entries, a few hundred at a time, so that one large
 /// folder is shared between the threads as well as many small ones: with the
 /// directory entries and inodes out of the cache, each `fstatat` costs the
-/// kernel a search of the directory's block and an inode read (about 8 µs of
-/// CPU on the development VM, by `perf`; 1.1–1.5 s for 100,000 files on one
-/// thread), so threads put every core to it and keep reads in flight. The
-/// folders found are taken in a fixed order, so the result does not depend on
-/// which thread finished first.
+/// kernel a search of the directory's block and an inode read (CPU time, not
+/// disk: see Benchmarks/README.md), so threads put every core to it and keep
+/// reads in flight. The folders found are taken in a fixed order, so the
+/// result does not depend on which thread finished first.
 struct PhotoFolderWalker {
   /// A regular file found.
   struct File: Sendable, Hashable {
@@ -83,11 +82,10 @@ struct PhotoFolderWalker {
 
   /// Folders deeper than this are not walked.
   static let maxDepth = 64
-  /// Folders read, or entries `fstatat`'ed, at once. On the development VM a
-  /// cold walk is bound by the kernel's lookups on 2 cores, not by the disk:
-  /// 100,000 files in 100 folders took 0.65–0.94 s with 4, 8 or 16 threads
-  /// alike (1.1–1.5 s on one). 8 keeps more inode reads in flight for a
-  /// slower disk.
+  /// Folders read, or entries `fstatat`'ed, at once. A cold walk is bound by
+  /// the kernel's lookups on the cores, not by the disk, so 4, 8 or 16 threads
+  /// measured alike (Benchmarks/README.md). 8 keeps more inode reads in flight
+  /// for a slower disk.
   static let threads = 8
   /// Entries a thread takes at a time: a folder of 100,000 files is shared
   /// by every thread as well as 100 folders of 1,000 are.

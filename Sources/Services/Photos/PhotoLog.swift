@@ -3,9 +3,3 @@
 /// writes them to its stderr log; tests collect them.
 public typealias PhotoLog =
   @Sendable (_ level: PhotoLogLevel, _ message: String, _ metadata: [String: String]) -> Void
-
-public enum PhotoLogLevel: Sendable, Hashable {
-  case debug
-  case info
-  case warn
-}

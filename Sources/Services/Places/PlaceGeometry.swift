@@ -1,52 +1,5 @@
 import Glibc
 
-/// A position on the Earth: `x` is the longitude and `y` the latitude, in
-/// degrees, as Kakao Local names them.
-public struct PlaceCoordinate: Sendable, Hashable {
-  /// Longitude, -180…180.
-  public var x: Double
-  /// Latitude, -90…90.
-  public var y: Double
-
-  public init(x: Double, y: Double) {
-    self.x = x
-    self.y = y
-  }
-
-  /// Whether both numbers are finite and in range.
-  public var isValid: Bool {
-    x.isFinite && y.isFinite && (-180...180).contains(x) && (-90...90).contains(y)
-  }
-}
-
-/// A longitude/latitude rectangle: `[minX, minY, maxX, maxY]` on the wire.
-///
-/// `minX > maxX` means the rectangle crosses the antimeridian: `[170, -10,
-/// -170, 10]` holds longitudes 170…180 and -180…-170. Edges are inclusive.
-public struct PlaceRect: Sendable, Hashable {
-  public var minX: Double
-  public var minY: Double
-  public var maxX: Double
-  public var maxY: Double
-
-  public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-    self.minX = minX
-    self.minY = minY
-    self.maxX = maxX
-    self.maxY = maxY
-  }
-
-  /// Whether the rectangle crosses the antimeridian.
-  public var wrapsAround: Bool { minX > maxX }
-
-  /// Whether `x`/`y` lies inside or on an edge.
-  @inline(__always)
-  public func contains(x: Double, y: Double) -> Bool {
-    guard y >= minY, y <= maxY else { return false }
-    return minX <= maxX ? (x >= minX && x <= maxX) : (x >= minX || x <= maxX)
-  }
-}
-
 /// Great-circle distances on a sphere of the Earth's mean radius.
 ///
 /// The haversine formula, with R = 6,371,008.8 m (the IUGG mean radius, which

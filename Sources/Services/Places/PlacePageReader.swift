@@ -2,9 +2,9 @@ import Synchronization
 
 /// Reads the rows of a search's page, by key, on the searching thread.
 ///
-/// A page is at most 45 rows fetched by primary key: tens of microseconds of
-/// work, less than the hop onto an `SQLiteConnection`'s thread and back
-/// costs (two thread wake-ups, measured at 15–35 µs on the development VM).
+/// A page is at most 45 rows fetched by primary key: less work than the hop
+/// onto an `SQLiteConnection`'s thread and back costs (two thread wake-ups;
+/// figures in Benchmarks/README.md).
 /// So this connection is used in place, under a lock, by whichever thread
 /// searches. Its page cache is larger than SQLite's default (2 MB), so the
 /// rows of the areas a map keeps showing are read from memory: the file of

@@ -1,25 +1,3 @@
-import Protocol
-
-/// How search results are ordered.
-public enum PlaceSort: String, CaseIterable, Sendable, Hashable {
-  /// Nearest first, by whole metres from the centre; equal distances by id.
-  case distance
-  /// Kakao's default. Without a keyword there is nothing to match, so this is
-  /// the places' standing: the order of their ids (shorter first, then byte by
-  /// byte, which is numeric order for Kakao's decimal ids: a lower id is a
-  /// place listed earlier). The embedded and remote backends agree on it only
-  /// roughly: Kakao also weighs popularity, which it does not publish.
-  case accuracy
-}
-
-/// Where to look.
-public enum PlaceArea: Sendable, Hashable {
-  /// Within `radius` metres (great-circle, inclusive) of `center`.
-  case circle(center: PlaceCoordinate, radius: Int)
-  /// Inside the rectangle, edges included.
-  case rect(PlaceRect)
-}
-
 /// One `places/search`: the places of a category in a circle or a rectangle,
 /// one page of the first 45 in the chosen order (Kakao Local's paging).
 public struct PlaceSearch: Sendable, Hashable {
@@ -122,43 +100,5 @@ public struct PlaceSearch: Sendable, Hashable {
     let pageable = min(totalCount, Self.maxPageable)
     return PlaceSearchMeta(
       totalCount: totalCount, pageableCount: pageable, isEnd: page * size >= pageable)
-  }
-}
-
-/// Kakao Local's `meta`: every match, how many of them can be paged, and
-/// whether this page is the last one.
-public struct PlaceSearchMeta: Sendable, Hashable {
-  public var totalCount: Int
-  /// `min(totalCount, 45)`.
-  public var pageableCount: Int
-  public var isEnd: Bool
-
-  public init(totalCount: Int, pageableCount: Int, isEnd: Bool) {
-    self.totalCount = totalCount
-    self.pageableCount = pageableCount
-    self.isEnd = isEnd
-  }
-
-  public var json: JSON {
-    [
-      "totalCount": JSON(totalCount), "pageableCount": JSON(pageableCount),
-      "isEnd": JSON(isEnd),
-    ]
-  }
-}
-
-/// One page of a search.
-public struct PlaceSearchResult: Sendable, Hashable {
-  public var items: [Place]
-  public var meta: PlaceSearchMeta
-
-  public init(items: [Place], meta: PlaceSearchMeta) {
-    self.items = items
-    self.meta = meta
-  }
-
-  /// `{items, meta: {totalCount, pageableCount, isEnd}}`.
-  public var json: JSON {
-    ["items": .array(items.map(\.json)), "meta": meta.json]
   }
 }

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// Nothing happens at start: the file opens (and a fresh one gets the demo
 /// places) at the first call, and the index is built at the first search,
-/// from the rows in id order (a few milliseconds for the demo, well under a
-/// second for a million places). Searches then run on the index alone and
-/// read only the rows of the page they return, in place (`PlacePageReader`).
+/// from the rows in id order (its build time is in Benchmarks/README.md).
+/// Searches then run on the index alone and read only the rows of the page
+/// they return, in place (`PlacePageReader`).
 ///
 /// Separate connections for reading and for imports, so a long import never
 /// stalls the map. After an import the index is rebuilt before the import

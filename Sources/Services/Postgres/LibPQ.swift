@@ -4,8 +4,9 @@ import Glibc
 /// `libpq.so.5`, opened on first use.
 ///
 /// libpq brings about twenty libraries of its own (TLS, Kerberos, LDAP):
-/// linking it doubled the daemon's start time and added 5 MB to every
-/// daemon, used or not. So, as for libcurl, the daemon does not link it: the
+/// linking it made every daemon start slower and larger, used or not
+/// (Benchmarks/README.md, "Figures behind the code's constants"). So, as for
+/// libcurl, the daemon does not link it: the
 /// `Services` module declares the few types it needs itself, and
 /// `LibPQSignatureTests` (which imports the `CLibPQ` system library, the
 /// headers of libpq-dev) checks every declaration here against libpq-fe.h.

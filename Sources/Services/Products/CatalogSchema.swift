@@ -92,9 +92,9 @@ enum CatalogSchema {
   /// count plus the matching rows logged since: +1 for a row as it became, -1
   /// for a row as it was. Writers take turns and `seq` grows with each row
   /// (AUTOINCREMENT, rolled back with its transaction), so the rows after a
-  /// snapshot's newest are exactly the changes it did not see. Recounting
-  /// 'premium' among a million products takes milliseconds to tens of them;
-  /// this reads the few rows changed since.
+  /// snapshot's newest are exactly the changes it did not see. Recounting a
+  /// broad search ('premium') reads every match; this reads the few rows
+  /// changed since.
   ///
   /// - Only changes that touch what a search matches (the search text or the
   ///   supplier) are logged; a price change leaves kept counts as they are.

@@ -101,7 +101,7 @@ enum PostgresCatalogSchema {
   /// A search of one or two characters, or of a common word, is counted by
   /// a scan of every row (`EXPLAIN ANALYZE`: a sequential scan, since
   /// trigrams cannot serve one or two characters and the planner prefers it
-  /// when many rows match), tens of milliseconds per 100,000 products. The
+  /// when many rows match), costly on large catalogs. The
   /// embedded catalog counts once and caches until the catalog changes; this
   /// is the same, for every daemon on the database: the sum of
   /// `catalog_changes` grows with every committed change, read in the same
@@ -215,8 +215,8 @@ enum PostgresCatalogSchema {
   /// see: +1 for a row as it became, -1 for a row as it was. Visibility, not
   /// the order of ids or commits, decides, so a transaction that was running
   /// when the count was taken and commits later is added exactly once, and
-  /// a rolled-back one never. Recounting 'premium' on a million products
-  /// takes about 100 ms; this reads the few rows changed since.
+  /// a rolled-back one never. A recount reads every matching row; this
+  /// reads the few rows changed since.
   ///
   /// - Only changes that touch what a search matches (the search text or the
   ///   supplier) are logged.

@@ -18,8 +18,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   /// The connections, made on first use (each starts a thread of its own and
   /// connects at its first call): searches, other reads and writes each go
   /// on their own, so that a `get` or a page never waits behind a search
-  /// that counts (up to 0.1 s on a million products) nor a read behind a
-  /// commit (an fsync).
+  /// that counts nor a read behind a commit (an fsync).
   private let lazyConnections = Mutex<Connections?>(nil)
   private struct Connections {
     let reads: PostgresConnection
@@ -70,9 +69,8 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   /// The connections; each new session gets the statement timeout and this
   /// daemon's origin, then brings the schema up to date. Its statements are
   /// short and many daemons send them: no parallel workers (starting them
-  /// cost a page walk whose estimate was off 15-140 ms instead of 1-9 ms, and
-  /// counting 'premium' in a million took 157 ms with two workers, 107 ms
-  /// without, on a 2-core machine).
+  /// cost more than they saved, measured in Benchmarks/README.md, "Figures
+  /// behind the code's constants").
   private func connections() throws -> Connections {
     try lazyConnections.withLock { stored in
       if let stored { return stored }
@@ -128,8 +126,8 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   /// How often this daemon prunes the change log, after a write.
   static let pruneIntervalNanoseconds: UInt64 = 30_000_000_000
   /// The most log rows one prune removes, so that it holds up the writes
-  /// behind it only briefly (9-11 ms for 20,000 rows on the development VM);
-  /// a prune that removed this many runs again after the next write.
+  /// behind it only briefly; a prune that removed this many runs again after
+  /// the next write.
   static let pruneBatch = 20_000
   /// When this daemon last pruned (`monotonicNanoseconds`), 0 for never.
   private let lastPrune = Mutex<UInt64>(0)

@@ -17,12 +17,10 @@ struct PostgresProductListSQL {
   var text: String? { filter.text }
 
   /// The cheaper plan for a search with `matches` of `products` (as last
-  /// counted). The walk reads about (limit + 1) × products / matches rows,
-  /// about 1 µs each; the trigram index takes about 2 µs per match, after
-  /// some milliseconds for the posting lists of common trigrams (" 1l" is in
-  /// every litre). Measured on a million products: '참기름 1l' (2,554 matches)
-  /// 9.2 ms walking and 10.7 ms through the index, 'mackerel' (21,122) 1.8 ms
-  /// and 40 ms, 'premium' (142,774) 0.2 ms and 147 ms.
+  /// counted). The walk reads about (limit + 1) × products / matches rows;
+  /// the trigram index costs per match, after a fixed cost for the posting
+  /// lists of common trigrams (" 1l" is in every litre). The weights are
+  /// measured (Benchmarks/README.md, "Figures behind the code's constants").
   func plan(matches: Int, products: Int) -> TextPlan {
     guard (text?.count ?? 0) >= 3 else { return .scan }
     guard matches > 0 else { return .trigramIndex }

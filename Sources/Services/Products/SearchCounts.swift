@@ -1,9 +1,3 @@
-/// What a search counts: its text, and its supplier.
-struct SearchKey: Hashable {
-  let text: String?
-  let supplier: Int64?
-}
-
 /// The match counts of recent searches, each kept with what its catalog needs
 /// to bring it up to date (`Entry`). Paging through a search asks for the same
 /// count at every page, and counting a broad search costs far more than its page.

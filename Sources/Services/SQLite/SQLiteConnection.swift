@@ -141,7 +141,7 @@ public actor SQLiteConnection {
 
   /// Runs `body` in a transaction shared with the other `writeBatched` calls
   /// that arrive while a commit is under way, so that one durable commit (one
-  /// fsync, ~330 µs here) serves them all.
+  /// fsync) serves them all.
   ///
   /// Each body runs in its own savepoint: one that throws is rolled back alone
   /// and its caller gets its error, the others commit. Every caller resumes

@@ -4,7 +4,7 @@ import Glibc
 /// folder scan, the daemon's stdin reader and stdout writer.
 ///
 /// Blocking work must stay off Swift's cooperative pool, which has one thread
-/// per core (two here): a blocked pool thread would stall every other task, and
+/// per core: a blocked pool thread would stall every other task, and
 /// Dispatch's concurrent queues are capped the same way. A thread costs tens of
 /// microseconds, nothing next to the work it carries.
 public enum DedicatedThread {

@@ -51,12 +51,6 @@ extension HTTPFailure {
   }
 }
 
-/// Why an upstream's payload is not what the service expects (a missing
-/// field, a wrong type), with the path of the value in `reason`.
-struct MalformedPayload: Error, Sendable, Hashable {
-  let reason: String
-}
-
 extension UpstreamFailure {
   /// The longest upstream message passed on, so a verbose upstream cannot flood the client.
   static let maxMessageLength = 200

@@ -11,11 +11,11 @@ import weakref
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
 from ._core import (
+    DEFAULT_STDERR_LINES,
     INVALID,
     NOTIFICATION,
     REQUEST,
     RESPONSE,
-    DEFAULT_STDERR_LINES,
     Handlers,
     StderrTail,
     classify,

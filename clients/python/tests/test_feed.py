@@ -153,7 +153,7 @@ def test_notifications_right_after_the_open_reply_are_not_missed(daemons, monkey
 
         monkeypatch.setattr(Feed, "_on_open_reply", and_load)
         feeds = [c.open_feed("photos", page_size=7) for _ in range(10)]
-        for feed in feeds:
+        for _ in feeds:
             assert loaded.acquire(timeout=DEADLINE)
         for feed in feeds:
             assert len(feed) == 7 and feed.items == held(c, feed)

@@ -4,6 +4,7 @@ the generated dataclasses; concurrent calls."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from typing import Any, List, Tuple
 
@@ -171,7 +172,7 @@ def test_results_tolerate_unknown_members_and_reject_missing_ones():
 
 def test_dataclasses_are_values():
     q = Quote(id="x", content="c", author="a", tags=[], length=1)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         q.id = "y"  # type: ignore[misc]
     assert catalogd.QuotesLoading.METHOD == catalogd.QUOTES_LOADING == "quotes/loading"
     assert catalogd.NOTIFICATION_PARAMS["quotes/loading"] is catalogd.QuotesLoading

@@ -23,7 +23,7 @@ final class QuoteCorpusTests: XCTestCase {
   /// holds (run scripts/embed-quotes after changing the corpus).
   func testEmbeddedQuotesAreInStepWithQuotesJSON() throws {
     let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
     let source = root.appending(path: "Sources/Services/Quotes/Corpus/quotes.json")
     let fromFile = try QuotableFormat.quotes(JSONParser.parse(Array(Data(contentsOf: source))))
     let embedded = try QuoteCorpus.quotes()

@@ -32,7 +32,7 @@ final class GraphQLTestUpstream {
 
   /// The repository, found from this file's path.
   static let repository = URL(filePath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   var endpoint: String { "http://127.0.0.1:\(port)/graphql" }
   private var controlURL: String { "http://127.0.0.1:\(port)" }

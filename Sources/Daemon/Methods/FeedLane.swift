@@ -1,0 +1,8 @@
+import Protocol
+
+/// Every request on one feed names it; the key of its lane, should it get one.
+enum FeedLane {
+  @Sendable static func byId(_ params: JSON?) -> String? {
+    params?["feedId"]?.stringValue.map { "feed:" + $0 }
+  }
+}

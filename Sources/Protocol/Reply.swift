@@ -1,0 +1,16 @@
+/// The outcome of one request: what goes into its reply.
+public enum Reply: Sendable {
+  case result(JSON)
+  /// A result written already, sent as it is.
+  case encodedResult(EncodedJSON)
+  case error(RPCError)
+
+  public func write(id: RequestID, into output: inout [UInt8]) {
+    switch self {
+    case .result(let result): OutgoingMessage.response(id: id, result: result, into: &output)
+    case .encodedResult(let result):
+      OutgoingMessage.response(id: id, encoded: result, into: &output)
+    case .error(let error): OutgoingMessage.error(id: id, error: error, into: &output)
+    }
+  }
+}

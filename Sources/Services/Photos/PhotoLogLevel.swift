@@ -1,0 +1,5 @@
+public enum PhotoLogLevel: Sendable, Hashable {
+  case debug
+  case info
+  case warn
+}
