@@ -230,8 +230,9 @@ ERRORS = [
     (-32800, "Request cancelled", "the request was cancelled with $/cancelRequest"),
     (-32001, "Not found", "data {resource, id}; id is null when a filter matched nothing"),
     (-32009, "Conflict", "stale expectedVersion; data {currentVersion}"),
-    (-32020, "Upstream unavailable", "connect, TLS, DNS or timeout failure; data {service, retryable: true, reason}"),
+    (-32020, "Upstream unavailable", "connect, TLS, DNS or timeout failure, or the data dir's database locked by another daemon past the retries; data {service, retryable: true, reason}"),
     (-32021, "Upstream error", "bad status or malformed payload; data {service, status?, upstreamMessage?}"),
+    (-32030, "Storage full", "a change was not saved: the disk that holds the data is full; data {retryable: true, reason}"),
 ]
 
 METHODS = [
@@ -506,7 +507,7 @@ NOTIFICATIONS = [
      "params": {"type": "object", "required": ["reason"], "properties": {"reason": {"enum": ["created", "updated", "deleted", "resync"]}, "id": STRING}}},
     {"name": "products/changed", "direction": "server→client", "summary": "A product was updated: refresh its detail.",
      "params": {"type": "object", "required": ["product"], "properties": {"product": ref("Product")}}},
-    {"name": "quotes/loading", "direction": "server→client", "summary": "A quote fetch started (true) or all ended (false), failures included; the refresh button is enabled exactly when isLoading is false.",
+    {"name": "quotes/loading", "direction": "server→client", "summary": "A quotes/random fetch started (true) or all ended (false), failures included; the refresh button is enabled exactly when isLoading is false. quotes/list and quotes feeds do not send it (feeds report their loads through feeds/stateChanged).",
      "params": {"type": "object", "required": ["isLoading"], "properties": {"isLoading": {"type": "boolean"}}}},
 ]
 

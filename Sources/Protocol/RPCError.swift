@@ -31,6 +31,7 @@ extension RPCError {
   public static let conflictCode = -32009
   public static let upstreamUnavailableCode = -32020
   public static let upstreamErrorCode = -32021
+  public static let storageFullCode = -32030
 
   /// Bad framing, bad JSON, a message too large or too deep.
   public static func parseError(_ reason: String) -> RPCError {
@@ -84,6 +85,15 @@ extension RPCError {
     RPCError(
       code: upstreamUnavailableCode, message: "The \(service) server is unavailable.",
       data: ["service": JSON(service), "retryable": true, "reason": JSON(reason)])
+  }
+
+  /// A change could not be written: the disk that holds the data is full.
+  /// Nothing of it was saved; trying again after space was freed may work.
+  public static func storageFull(reason: String) -> RPCError {
+    RPCError(
+      code: storageFullCode,
+      message: "Not saved: the disk that holds the data is full. Free some space, then try again.",
+      data: ["retryable": true, "reason": JSON(reason)])
   }
 
   /// The upstream answered, but not with something usable.

@@ -129,11 +129,11 @@ def test_updates_made_elsewhere_carry_the_product_as_it_was_then(spawn, tmp_path
     assert changed[-1] == final
 
 
-def test_a_daemon_hears_of_changes_from_its_first_products_request_on(spawn, tmp_path):
-    """B's client asked for one product only: from then on B tells it of every change."""
+def test_a_daemon_hears_of_changes_from_initialize_on(spawn, tmp_path):
+    """B's client never asked for products: from its initialize on B tells it of every change."""
     a, b = pair(spawn, tmp_path, b_reads_first=False)
-    b.result("products/get", {"id": "1"})
     p, _ = mutate(a, "products/create", {"nameKo": "조용한 이웃", "price": 1})
-    got = notifications(b, 1, timeout=PROPAGATION)
+    # B opens its catalog after initialize's reply, in the background: generous on a loaded machine.
+    got = notifications(b, 1, timeout=10)
     assert got[0]["method"] == "products/listUpdated", short(got)
     assert got[0]["params"] in ({"reason": "created", "id": p["id"]}, {"reason": "resync"}), short(got)

@@ -79,6 +79,16 @@ def test_loading_true_then_false_both_before_the_response(daemon):
         assert all(is_notification(m, "quotes/loading") for m in before), short(before)
 
 
+def test_loading_is_the_refresh_buttons_a_list_page_sends_none(daemon):
+    daemon.request("quotes/list", {"limit": 5}, id="list")
+    resp, before = daemon.read_until_response("list")
+    assert_result(resp, "list")
+    assert loading_sequence(before) == [], "quotes/list must not disable the refresh button"
+    resp, before = random_quote(daemon, id="after")
+    assert_result(resp, "after")
+    assert loading_sequence(before) == [{"isLoading": True}, {"isLoading": False}]
+
+
 def test_never_the_same_quote_twice_in_a_row(daemon):
     author = "Laozi"
     assert sum(q["author"] == author for q in CORPUS) >= 2

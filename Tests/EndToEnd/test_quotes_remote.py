@@ -298,3 +298,30 @@ def test_empty_tags_filter_sends_no_tags(spawn, quotable):
     resp, _ = random_quote(d, {"tags": []})
     assert_result(resp, "r", EXPECTED_SAMPLE)
     assert "tags" not in quotable.requests[-1].query, quotable.requests[-1].raw_query
+
+
+def test_never_the_same_quote_twice_in_a_row(spawn, quotable):
+    """An upstream that keeps drawing the previous quote is asked once more, then
+    the filter's list gives another: the refresh button always shows a new quote."""
+    other = remote_quote(1)
+    quotable.route("quotes", json={"results": [SAMPLE_QUOTE, other], "totalPages": 1, "page": 1})
+    d = spawn("--quotes-url", quotable.url)
+    d.initialize()
+    first, _ = random_quote(d, {"author": "Test Author", "minLength": 5}, id="first")
+    assert_result(first, "first", EXPECTED_SAMPLE)
+    before = len(quotable.requests)
+    second, _ = random_quote(d, {"author": "Test Author", "minLength": 5}, id="second")
+    assert assert_result(second, "second")["id"] == other["_id"]
+    asked = quotable.requests[before:]
+    assert [r.path.rsplit("/", 1)[-1] for r in asked] == ["random", "random", "quotes"], asked
+    listed = asked[-1]
+    assert (listed.param("author"), listed.param("minLength"), listed.param("limit")) == ("Test Author", "5", "2")
+
+
+def test_the_only_match_is_returned_again(spawn, quotable):
+    quotable.route("quotes", json={"results": [SAMPLE_QUOTE], "totalPages": 1, "page": 1})
+    d = spawn("--quotes-url", quotable.url)
+    d.initialize()
+    for id in ("a", "b"):
+        resp, _ = random_quote(d, id=id)
+        assert_result(resp, id, EXPECTED_SAMPLE)

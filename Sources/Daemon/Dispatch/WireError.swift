@@ -21,6 +21,16 @@ func wireError(_ error: any Error, method: String) -> RPCError {
   case UpstreamFailure.unavailable(let service, let reason):
     Log.warn("upstream unavailable", ["rpc.method": method, "service": service, "reason": reason])
     return .upstreamUnavailable(service: service, reason: reason)
+  case let error as SQLiteError where error.isBusy:
+    // Another daemon on the data dir held the write lock past the busy
+    // timeout and the retries: a supported setup, and the next try may pass.
+    let service = String(method.prefix { $0 != "/" })
+    Log.warn("database busy", ["rpc.method": method, "error": "\(error)"])
+    return .upstreamUnavailable(
+      service: service, reason: "the database is locked by another process")
+  case let error as SQLiteError where error.isFull:
+    Log.error("disk full", ["rpc.method": method, "error": "\(error)"])
+    return .storageFull(reason: "no space left on the disk of the data dir")
   case UpstreamFailure.badResponse(let service, let status, let message):
     Log.warn(
       "upstream error",

@@ -42,7 +42,7 @@ enum FeedsOpen {
     case "quotes":
       source = QuotesFeedSource(
         service: services.quotes, author: try query.string("author", maxLength: 200),
-        tag: try query.string("tag", maxLength: 100), loading: QuotesLoading.notifier(context))
+        tag: try query.string("tag", maxLength: 100))
       defaultPageSize = 20
     default:  // places
       if let pageSize, pageSize > PlaceSearch.maxSize {

@@ -9,7 +9,7 @@ enum QuotesList {
     let limit = try params.int("limit", in: 1...100) ?? 20
     let quotes = try await context.daemon.services.quotes.list(
       page: page, limit: limit, author: try params.string("author", maxLength: 200),
-      tag: try params.string("tag", maxLength: 100), loading: QuotesLoading.notifier(context))
+      tag: try params.string("tag", maxLength: 100))
     return quotes.json
   }
 }

@@ -16,12 +16,3 @@ enum QuotesRandom {
     return quote.json
   }
 }
-
-/// The `quotes/loading {isLoading}` notification, bound to one request's context.
-enum QuotesLoading {
-  static let name = "quotes/loading"
-
-  static func notifier(_ context: RequestContext) -> @Sendable (Bool) -> Void {
-    { isLoading in context.notify(name, ["isLoading": JSON(isLoading)]) }
-  }
-}

@@ -1793,12 +1793,17 @@ enum OpenRPCDocument {
       "UpstreamUnavailable": {
         "code": -32020,
         "message": "Upstream unavailable",
-        "data": "connect, TLS, DNS or timeout failure; data {service, retryable: true, reason}"
+        "data": "connect, TLS, DNS or timeout failure, or the data dir's database locked by another daemon past the retries; data {service, retryable: true, reason}"
       },
       "UpstreamError": {
         "code": -32021,
         "message": "Upstream error",
         "data": "bad status or malformed payload; data {service, status?, upstreamMessage?}"
+      },
+      "StorageFull": {
+        "code": -32030,
+        "message": "Storage full",
+        "data": "a change was not saved: the disk that holds the data is full; data {retryable: true, reason}"
       }
     }
   },
@@ -2016,7 +2021,7 @@ enum OpenRPCDocument {
     {
       "name": "quotes/loading",
       "direction": "server→client",
-      "summary": "A quote fetch started (true) or all ended (false), failures included; the refresh button is enabled exactly when isLoading is false.",
+      "summary": "A quotes/random fetch started (true) or all ended (false), failures included; the refresh button is enabled exactly when isLoading is false. quotes/list and quotes feeds do not send it (feeds report their loads through feeds/stateChanged).",
       "params": {
         "type": "object",
         "required": [

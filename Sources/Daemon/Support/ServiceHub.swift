@@ -100,9 +100,10 @@ final class ServiceHub: Sendable {
   /// command) there is nobody to tell, and nothing starts.
   func startWatching() {
     guard let notifications = unsolicited.withLock({ $0 }) else { return }
-    let products = products
+    // Asked for here, not in the task: changes are reported from this moment on.
+    let changes = products.backend.externalChanges()
     Task { [self] in
-      for await change in products.backend.externalChanges() {
+      for await change in changes {
         // The feeds first: a client told of a change finds it in its feeds.
         await FeedNotifications.productsChanged(
           change, self, notify: notifications.one, notifyAll: notifications.all)

@@ -21,6 +21,9 @@ public final class SQLiteProductBackend: ProductBackend {
   private let pollInterval: Duration
   /// The connection, made on first use (it starts a thread of its own).
   private let lazyConnection = Mutex<SQLiteConnection?>(nil)
+  /// When `externalChanges` was first asked for: other daemons' changes
+  /// from then on are reported.
+  private let watchedSince = Mutex<Int64?>(nil)
   /// Recent search counts; counting a broad search costs far more than its page.
   private let searchCounts = Mutex(SearchCounts<KeptCount>())
   /// A search's match count and the newest `search_changes` row it counts
@@ -316,10 +319,14 @@ public final class SQLiteProductBackend: ProductBackend {
 
   // MARK: - Other daemons' changes
 
-  /// Other daemons' changes from this daemon's first use of the catalog on:
-  /// a client that never asked for products has none on screen to refresh,
-  /// and a daemon that serves it never opens the file.
-  public func externalChanges() -> AsyncStream<ProductChange> { external.stream }
+  /// Other daemons' changes from the first call on (the daemon asks at
+  /// `initialize`). The catalog is opened in the background to watch it; one
+  /// that cannot be opened says why at its first request.
+  public func externalChanges() -> AsyncStream<ProductChange> {
+    watchedSince.withLock { $0 = $0 ?? RFC3339.nowMicroseconds() }
+    Task { [weak self] in _ = try? self?.connection() }
+    return external.stream
+  }
 
   /// Polls `PRAGMA data_version` (it changes when another connection commits)
   /// and reads the new entries of the `changes` log made by other daemons,
@@ -329,7 +336,7 @@ public final class SQLiteProductBackend: ProductBackend {
     let origin = origin
     let continuation = external.continuation
     let interval = pollInterval
-    let since = RFC3339.nowMicroseconds()
+    let since = watchedSince.withLock { $0 } ?? RFC3339.nowMicroseconds()
     Task { [weak self] in
       var watch: (lastSeq: Int64, lastVersion: Int64)?
       while self != nil, !Task.isCancelled {
@@ -377,138 +384,5 @@ public final class SQLiteProductBackend: ProductBackend {
         try? await Task.sleep(for: interval)
       }
     }
-  }
-}
-
-/// The statements of one `products/list` page and its count. Only fixed SQL
-/// fragments are assembled here; every value is a bound parameter.
-struct ProductListSQL {
-  /// How a text search finds its page.
-  enum TextPlan {
-    /// The trigram index gives every match; they are sorted. Cheap when few match.
-    case trigramIndex
-    /// The sort's index is walked, each row tested with LIKE, until the page
-    /// is full. Cheap when many match; the only way for 1–2 characters.
-    case scan
-  }
-
-  let query: ProductListQuery
-  let supplier: Int64?
-  /// The query text, or `nil` for none.
-  let text: String?
-
-  init(query: ProductListQuery, filter: ProductListFilter) {
-    self.query = query
-    supplier = filter.supplier
-    text = filter.text
-  }
-
-  /// True when the search text is long enough for the trigram index.
-  var canUseTrigrams: Bool { (text?.count ?? 0) >= 3 }
-
-  /// How many products match: a kept counter without text, else a count.
-  var count: (sql: String, parameters: [SQLiteValue]) {
-    guard let text else {
-      return ("SELECT n FROM product_counts WHERE supplier_id = ?", [.integer(supplier ?? -1)])
-    }
-    if canUseTrigrams && supplier == nil {
-      return (
-        "SELECT count(*) FROM products_fts WHERE products_fts MATCH ?", [.text(Self.phrase(text))]
-      )
-    }
-    let (conditions, parameters) = filters(plan: canUseTrigrams ? .trigramIndex : .scan)
-    return (
-      "SELECT count(*) FROM products p WHERE " + conditions.joined(separator: " AND "), parameters
-    )
-  }
-
-  /// The sum of the search's rows in `search_changes` after `seq`: how many
-  /// more products match than did at `seq`.
-  func loggedChanges(after seq: Int64) -> (sql: String, parameters: [SQLiteValue]) {
-    var conditions = ["seq > ?", "search_text LIKE ? ESCAPE '\\'"]
-    var parameters: [SQLiteValue] = [.integer(seq), .text(ProductSearch.likePattern(text ?? ""))]
-    if let supplier {
-      conditions.append("supplier_id = ?")
-      parameters.append(.integer(supplier))
-    }
-    return (
-      "SELECT coalesce(sum(delta), 0) FROM search_changes WHERE "
-        + conditions.joined(separator: " AND "), parameters
-    )
-  }
-
-  /// The page after `cursor`, one row more than the limit (to know whether another page follows).
-  func page(after cursor: ProductCursor?, plan: TextPlan) -> (
-    sql: String, parameters: [SQLiteValue]
-  ) {
-    var (conditions, parameters) = filters(plan: plan)
-    let (column, ascending): (String, Bool) =
-      switch query.sort {
-      case .newest: ("p.created_at", false)
-      case .priceAsc: ("p.price", true)
-      case .priceDesc: ("p.price", false)
-      case .name: ("p.name_ko", true)
-      }
-    if let cursor {
-      conditions.append("(\(column), p.id) \(ascending ? ">" : "<") (?, ?)")
-      switch cursor.key {
-      case .integer(let value): parameters.append(.integer(value))
-      case .text(let value): parameters.append(.text(value))
-      }
-      parameters.append(.integer(cursor.id))
-    }
-    let direction = ascending ? "ASC" : "DESC"
-    let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-    // `+column` keeps SQLite from walking the sort's index when the trigram
-    // index has already given the (few) matches: sorting them is cheaper.
-    let orderColumn = text != nil && plan == .trigramIndex ? "+" + column : column
-    return (
-      SQLiteProductBackend.selectProduct + whereClause
-        + " ORDER BY \(orderColumn) \(direction), p.id \(direction) LIMIT ?",
-      parameters + [.integer(Int64(query.limit + 1))]
-    )
-  }
-
-  private func filters(plan: TextPlan) -> (conditions: [String], parameters: [SQLiteValue]) {
-    var conditions: [String] = []
-    var parameters: [SQLiteValue] = []
-    if let supplier {
-      conditions.append("p.supplier_id = ?")
-      parameters.append(.integer(supplier))
-    }
-    if let text {
-      if plan == .trigramIndex && canUseTrigrams {
-        conditions.append("p.id IN (SELECT rowid FROM products_fts WHERE products_fts MATCH ?)")
-        parameters.append(.text(Self.phrase(text)))
-      } else {
-        conditions.append("p.search_text LIKE ? ESCAPE '\\'")
-        parameters.append(.text(ProductSearch.likePattern(text)))
-      }
-    }
-    return (conditions, parameters)
-  }
-
-  /// A quoted FTS5 string, which the trigram tokenizer matches as a substring.
-  /// Quotes are doubled by scalar: one followed by a combining mark is one
-  /// Character, which `replacing` would pass over.
-  private static func phrase(_ text: String) -> String {
-    var quoted = "\""
-    for scalar in text.unicodeScalars {
-      if scalar == "\"" { quoted.unicodeScalars.append("\"") }
-      quoted.unicodeScalars.append(scalar)
-    }
-    return quoted + "\""
-  }
-
-  /// The cheaper plan for a page of a search with `matches` of `total`
-  /// products: a scan reads about (limit + 1) × total / matches rows at about
-  /// 5 µs each, the trigram index about 3 µs per match (measured on a
-  /// million products here).
-  func textPlan(matches: Int, total: Int) -> TextPlan {
-    guard canUseTrigrams else { return .scan }
-    guard matches > 0 else { return .trigramIndex }
-    let scanCost = 5 * Double(query.limit + 1) * Double(max(total, 1)) / Double(matches)
-    let indexCost = 3 * Double(matches)
-    return indexCost <= scanCost ? .trigramIndex : .scan
   }
 }

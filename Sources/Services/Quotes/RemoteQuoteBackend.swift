@@ -11,8 +11,6 @@ public struct RemoteQuoteBackend: QuoteBackend {
   private let timeout: Duration
   private let client: HTTPClient
 
-  /// How often `random` asks again when the upstream returns the excluded quote.
-  static let exclusionRetries = 3
   static let service = "quotes"
 
   public init(baseURL: String, timeout: Duration = .seconds(10), client: HTTPClient = HTTPClient())
@@ -24,6 +22,10 @@ public struct RemoteQuoteBackend: QuoteBackend {
     self.client = client
   }
 
+  /// A random quote matching `filter`, never `excludedID` when another
+  /// matches: a draw that repeats it is drawn again once, and a second
+  /// repeat (a narrow filter) takes the first other quote of the filter's
+  /// list. At most three requests.
   public func random(_ filter: QuoteFilter, excluding excludedID: String?) async throws -> Quote {
     var query = URLQuery()
     // quotable reads a comma-separated list as "all of these tags".
@@ -31,11 +33,18 @@ public struct RemoteQuoteBackend: QuoteBackend {
     query.append("author", filter.author)
     query.append("minLength", filter.minLength)
     query.append("maxLength", filter.maxLength)
-    var quote = try await randomQuote(query)
-    var retries = 0
-    while quote.id == excludedID, retries < Self.exclusionRetries {
-      retries += 1
-      quote = try await randomQuote(query)
+    for _ in 0..<2 {
+      let quote = try await randomQuote(query)
+      if quote.id != excludedID { return quote }
+    }
+    var listQuery = query
+    listQuery.append("limit", 2)
+    let (status, body) = try await get("/quotes", listQuery)
+    let listed = try decode(status) { () throws(MalformedPayload) in
+      try QuotableFormat.quotes(body["results"] ?? .null)
+    }
+    guard let quote = listed.first(where: { $0.id != excludedID }) ?? listed.first else {
+      throw QuotesError.noMatch
     }
     return quote
   }

@@ -28,6 +28,9 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
   /// `SQLITE_LOCKED` within one process) even after the busy timeout.
   public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 
+  /// The disk (or the file's size limit) is full: nothing of the failed write was kept.
+  public var isFull: Bool { code == SQLITE_FULL }
+
   /// A UNIQUE, NOT NULL, CHECK, FOREIGN KEY or PRIMARY KEY constraint failed.
   public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
 

@@ -86,6 +86,14 @@ export class UpstreamError extends CatalogdError {
   static code = -32021;
 }
 
+/** -32030: a change was not saved: the disk that holds the daemon's data is full; retry after freeing space. */
+export class StorageFull extends CatalogdError {
+  static code = -32030;
+  get retryable() {
+    return true;
+  }
+}
+
 /** The error class of each well-known code. */
 export const ERROR_CLASSES = Object.freeze(
   new Map(
@@ -101,6 +109,7 @@ export const ERROR_CLASSES = Object.freeze(
       Conflict,
       UpstreamUnavailable,
       UpstreamError,
+      StorageFull,
     ].map((cls) => [cls.code, cls]),
   ),
 );

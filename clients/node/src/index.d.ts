@@ -361,6 +361,12 @@ export class UpstreamError extends CatalogdError {
   static readonly code: -32021;
   readonly data: { service: string; status?: number; upstreamMessage?: string };
 }
+/** -32030, retryable: a change was not saved, the disk that holds the data is full */
+export class StorageFull extends CatalogdError {
+  static readonly code: -32030;
+  readonly data: { retryable: true; reason?: string };
+  readonly retryable: true;
+}
 
 /** The error class of each well-known code. */
 export const ERROR_CLASSES: ReadonlyMap<number, typeof CatalogdError>;

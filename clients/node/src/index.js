@@ -20,6 +20,7 @@ export {
   RequestCancelled,
   RequestTimeoutError,
   ServerNotInitialized,
+  StorageFull,
   UpstreamError,
   UpstreamUnavailable,
   errorFromWire,

@@ -16,6 +16,7 @@ import {
   ParseError,
   RequestCancelled,
   ServerNotInitialized,
+  StorageFull,
   UpstreamError,
   UpstreamUnavailable,
   errorFromWire,
@@ -115,6 +116,7 @@ test('each well-known code maps to its class', () => {
     [-32009]: Conflict,
     [-32020]: UpstreamUnavailable,
     [-32021]: UpstreamError,
+    [-32030]: StorageFull,
   };
   assert.equal(ERROR_CLASSES.size, Object.keys(expected).length);
   for (const [code, ErrorClass] of Object.entries(expected)) {

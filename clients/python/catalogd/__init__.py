@@ -34,6 +34,7 @@ from ._errors import (
     RequestCancelled,
     RequestTimeout,
     ServerNotInitialized,
+    StorageFull,
     UpstreamError,
     UpstreamUnavailable,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "RequestCancelled",
     "RequestTimeout",
     "ServerNotInitialized",
+    "StorageFull",
     "UNSET",
     "Unset",
     "UpstreamError",

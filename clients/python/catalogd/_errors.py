@@ -141,6 +141,18 @@ class UpstreamError(CatalogdError):
     CODE = -32021
 
 
+class StorageFull(CatalogdError):
+    """-32030: a change was not saved: the disk that holds the daemon's data is
+    full; retry after freeing space. data `{retryable: true, reason}`."""
+
+    CODE = -32030
+
+    @property
+    def retryable(self) -> bool:
+        """Whether trying again (once space was freed) may succeed."""
+        return True
+
+
 ERROR_CLASSES: Dict[int, Type[CatalogdError]] = {
     cls.CODE: cls
     for cls in (
@@ -155,6 +167,7 @@ ERROR_CLASSES: Dict[int, Type[CatalogdError]] = {
         Conflict,
         UpstreamUnavailable,
         UpstreamError,
+        StorageFull,
     )
     if cls.CODE is not None
 }

@@ -875,8 +875,9 @@ class ClientMethods:
 
     def on_quotes_loading(self, callback: Callable[[QuotesLoading], Any]) -> Callable[[], None]:
         """Calls `callback` with the params of every `quotes/loading` notification (a `QuotesLoading`).
-        A quote fetch started (true) or all ended (false), failures included; the refresh button is
-        enabled exactly when isLoading is false.
+        A quotes/random fetch started (true) or all ended (false), failures included; the refresh
+        button is enabled exactly when isLoading is false. quotes/list and quotes feeds do not send
+        it (feeds report their loads through feeds/stateChanged).
 
         Returns a function that removes the handler; see `on`.
         """
@@ -1612,8 +1613,9 @@ class AsyncClientMethods:
 
     def on_quotes_loading(self, callback: Callable[[QuotesLoading], Any]) -> Callable[[], None]:
         """Calls `callback` with the params of every `quotes/loading` notification (a `QuotesLoading`).
-        A quote fetch started (true) or all ended (false), failures included; the refresh button is
-        enabled exactly when isLoading is false.
+        A quotes/random fetch started (true) or all ended (false), failures included; the refresh
+        button is enabled exactly when isLoading is false. quotes/list and quotes feeds do not send
+        it (feeds report their loads through feeds/stateChanged).
 
         Returns a function that removes the handler; see `on`.
         """

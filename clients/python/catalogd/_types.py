@@ -107,8 +107,9 @@ initialize on. reason resync (no id): changes were made elsewhere or may have be
 bulk seed, or once the PostgreSQL connection is back after it broke).
 """
 QUOTES_LOADING = "quotes/loading"
-"""server→client: A quote fetch started (true) or all ended (false), failures included; the refresh
-button is enabled exactly when isLoading is false.
+"""server→client: A quotes/random fetch started (true) or all ended (false), failures included; the
+refresh button is enabled exactly when isLoading is false. quotes/list and quotes feeds do not send
+it (feeds report their loads through feeds/stateChanged).
 """
 
 
@@ -1242,8 +1243,10 @@ class QuotePage:
 
 @dataclass(frozen=True)
 class QuotesLoading:
-    """The params of the `quotes/loading` notification. A quote fetch started (true) or all ended
-    (false), failures included; the refresh button is enabled exactly when isLoading is false.
+    """The params of the `quotes/loading` notification. A quotes/random fetch started (true) or all
+    ended (false), failures included; the refresh button is enabled exactly when isLoading is false.
+    quotes/list and quotes feeds do not send it (feeds report their loads through
+    feeds/stateChanged).
     """
 
     METHOD: ClassVar[str] = "quotes/loading"

@@ -132,6 +132,7 @@ def test_each_well_known_code_has_its_class():
         -32700: "ParseError", -32600: "InvalidRequest", -32601: "MethodNotFound", -32602: "InvalidParams",
         -32603: "InternalError", -32002: "ServerNotInitialized", -32800: "RequestCancelled",
         -32001: "NotFound", -32009: "Conflict", -32020: "UpstreamUnavailable", -32021: "UpstreamError",
+        -32030: "StorageFull",
     }
     for code, name in expected.items():
         err = CatalogdError.from_wire({"code": code, "message": "m", "data": {"x": 1}}, "a/b")

@@ -1,0 +1,20 @@
+/// Pages of `quotes/list`, optionally of one author or tag.
+public struct QuotesFeedSource: FeedSource {
+  public let service: QuotesService
+  public let author: String?
+  public let tag: String?
+  public var name: String { "quotes" }
+
+  public init(service: QuotesService, author: String? = nil, tag: String? = nil) {
+    self.service = service
+    self.author = author
+    self.tag = tag
+  }
+
+  public func fetch(after position: FeedPosition?, pageSize: Int) async throws -> FeedPage {
+    let page = try await service.list(
+      page: position?.pageNumber ?? 1, limit: pageSize, author: author, tag: tag)
+    return FeedPage(
+      items: page.items.map { FeedItem(json: $0.json) }, next: page.nextPage.map(FeedPosition.page))
+  }
+}
