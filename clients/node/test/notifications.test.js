@@ -46,7 +46,7 @@ test("'*' receives every notification", async (t) => {
   const { client } = await startClient(t);
   const methods = [];
   const dispose = client.on('*', (_params, method) => methods.push(method));
-  await client.quotesList({ limit: 1 });
+  await client.quotesRandom();
   dispose();
   await client.quotesRandom();
   assert.deepEqual(methods, ['quotes/loading', 'quotes/loading']);

@@ -24,8 +24,22 @@ export function binaryPath() {
 /** A temporary directory removed when the test ends. */
 export function tempDir(t, prefix = 'catalogd-node-') {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeQuietly(dir));
   return dir;
+}
+
+/**
+ * Removes a test's folder. `after` hooks run in the order they were added, so
+ * a daemon started after its folder was made may still be writing to it (the
+ * catalog opens in the background after initialize): a failure here must not
+ * keep the hooks after it (closing that daemon) from running.
+ */
+function removeQuietly(dir) {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // A leftover temporary folder, not a failed test.
+  }
 }
 
 /**
@@ -34,15 +48,25 @@ export function tempDir(t, prefix = 'catalogd-node-') {
  * and sent: [{dir: '<-'|'->', message}].
  */
 export async function startClient(t, options = {}) {
-  const dir = tempDir(t);
+  const dir = mkdtempSync(join(tmpdir(), 'catalogd-node-'));
   const tracePath = join(dir, 'trace.log');
-  const client = await Client.start({
-    binary: binaryPath(),
-    ...options,
-    args: ['--trace', tracePath, ...(options.args ?? [])],
-    env: { CATALOGD_DATA_DIR: join(dir, 'data'), ...options.env },
+  let client;
+  try {
+    client = await Client.start({
+      binary: binaryPath(),
+      ...options,
+      args: ['--trace', tracePath, ...(options.args ?? [])],
+      env: { CATALOGD_DATA_DIR: join(dir, 'data'), ...options.env },
+    });
+  } catch (error) {
+    removeQuietly(dir);
+    throw error;
+  }
+  // The daemon first, then its folder: it writes there until it exits.
+  t.after(async () => {
+    await client.close();
+    removeQuietly(dir);
   });
-  t.after(() => client.close());
   const trace = () => readTrace(tracePath);
   return { client, trace, dir };
 }

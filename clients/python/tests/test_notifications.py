@@ -24,7 +24,7 @@ def test_on_sees_quotes_loading_before_quotes_random_returns(client, framing):
 def test_typed_handler_gets_the_dataclass(client):
     seen: List[QuotesLoading] = []
     client.on_quotes_loading(seen.append)
-    client.quotes_list(limit=1)
+    client.quotes_random()
     assert seen == [QuotesLoading(is_loading=True), QuotesLoading(is_loading=False)]
 
 
