@@ -5,8 +5,9 @@ import Synchronization
 /// The embedded catalog: one SQLite file in the data dir, shared safely by
 /// every daemon that opens it.
 ///
-/// The file is opened on first use, so a daemon that never touches products
-/// starts without it. A fresh file gets the demo catalog. Creates from many
+/// The file is opened on first use (a daemon's session asks for other
+/// daemons' changes at `initialize`, which opens it in the background), so
+/// starting never waits for it. A fresh file gets the demo catalog. Creates from many
 /// callers are committed together (group commit): each is durable
 /// (`synchronous=FULL`) before it is answered. Changes made by other daemons
 /// are noticed through `PRAGMA data_version` and the `changes` log.
