@@ -21,7 +21,9 @@ public struct Params: Sendable {
     }
   }
 
-  private func field(_ name: String) -> String { path + name }
+  /// The full path of member `name` (`query.rect` in a nested object), for
+  /// errors about it that the readers here do not make.
+  public func field(_ name: String) -> String { path + name }
 
   private func mismatch(_ name: String, _ expected: String, _ value: JSON) -> RPCError {
     .invalidParams(field: field(name), reason: "expected \(expected), got \(value.typeName)")

@@ -378,6 +378,10 @@ def test_a_places_feed_pages_through_a_search(daemon):
     ({"source": "places", "query": {"category": "CE7"}}, "query.x"),
     ({"source": "places", "query": {"category": "CE7", "x": 127.0, "y": 37.5, "size": 5}}, "query.size"),
     ({"source": "places", "query": {"category": "CE7", "x": 127.0, "y": 37.5}, "pageSize": 16}, "pageSize"),
+    ({"source": "places", "query": {"category": "CE7", "rect": [1, 2, 3]}}, "query.rect"),
+    ({"source": "places", "query": {"category": "CE7", "rect": [1, 2, "3", 4]}}, "query.rect[2]"),
+    ({"source": "places", "query": {"category": "CE7", "rect": "1,2,3"}}, "query.rect"),
+    ({"source": "places", "query": {"category": "CE7", "rect": True}}, "query.rect"),
 ])
 def test_open_places_names_the_bad_field(daemon, params, field):
     assert_error(daemon.call("feeds/open", params), INVALID_PARAMS, data={"field": field})

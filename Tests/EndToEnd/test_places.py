@@ -80,6 +80,8 @@ def test_get_and_unknown_id(places):
     ({"category": "CS2", "x": 127.0, "y": 37.5, "size": 16}, "size"),
     ({"category": "CS2", "x": 181.0, "y": 37.5}, "x"),
     ({"category": "CS2"}, "x"),
+    ({"category": "CS2", "rect": [1, 2, 3]}, "rect"),
+    ({"category": "CS2", "rect": [1, 2, None, 4]}, "rect[2]"),
 ])
 def test_bad_search_params_name_the_field(places, params, field):
     error = assert_error(places.call("places/search", params, id="s"), INVALID_PARAMS, id="s")

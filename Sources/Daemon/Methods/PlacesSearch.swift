@@ -38,12 +38,13 @@ enum PlacesSearch {
     case .array(let items):
       guard items.count == 4 else {
         throw RPCError.invalidParams(
-          field: "rect", reason: "\(expected), got \(items.count) values")
+          field: params.field("rect"), reason: "\(expected), got \(items.count) values")
       }
       for (offset, item) in items.enumerated() {
         guard let number = item.doubleValue, number.isFinite else {
           throw RPCError.invalidParams(
-            field: "rect[\(offset)]", reason: "expected a number, got \(item.typeName)")
+            field: params.field("rect[\(offset)]"),
+            reason: "expected a number, got \(item.typeName)")
         }
         numbers.append(number)
       }
@@ -53,10 +54,11 @@ enum PlacesSearch {
       }
       guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else {
         throw RPCError.invalidParams(
-          field: "rect", reason: "\(expected), got \"\(text.prefix(80))\"")
+          field: params.field("rect"), reason: "\(expected), got \"\(text.prefix(80))\"")
       }
     default:
-      throw RPCError.invalidParams(field: "rect", reason: "\(expected), got \(value.typeName)")
+      throw RPCError.invalidParams(
+        field: params.field("rect"), reason: "\(expected), got \(value.typeName)")
     }
     return PlaceRect(minX: numbers[0], minY: numbers[1], maxX: numbers[2], maxY: numbers[3])
   }
