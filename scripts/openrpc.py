@@ -436,7 +436,7 @@ METHODS = [
     },
     {
         "name": "products/list",
-        "summary": "A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted.",
+        "summary": "A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted. offset, page or skip get -32602 saying how to page.",
         "params": [
             param("cursor", STRING, "nextCursor of the previous page, with the same query, supplierId and sort"),
             param("limit", integer(1, 100, 20), "products per page"),

@@ -449,3 +449,11 @@ def test_supplier_totals_follow_moves_clears_and_deletes(catalog):
         walked = [p for page in walk_products(d, {"supplierId": s, "limit": 100}) for p in page["items"]]
         assert len(walked) == after[s] and all(p["supplier"]["id"] == s for p in walked)
     assert d.result("products/list", {"limit": 1})["totalCount"] == len(items)
+
+
+@pytest.mark.parametrize("member", ["offset", "page", "skip"])
+def test_numbered_paging_is_refused_saying_how_to_page(daemon, member):
+    """An offset-paging client would otherwise show the first page forever."""
+    resp = daemon.call("products/list", {member: 2, "limit": 5}, id="numbered")
+    err = assert_error(resp, INVALID_PARAMS, id="numbered", data={"field": member})
+    assert "nextCursor" in err["data"]["reason"] and "cursor" in err["message"], err

@@ -858,7 +858,7 @@ enum OpenRPCDocument {
     },
     {
       "name": "products/list",
-      "summary": "A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted.",
+      "summary": "A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted. offset, page or skip get -32602 saying how to page.",
       "paramStructure": "by-name",
       "params": [
         {

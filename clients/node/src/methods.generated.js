@@ -186,7 +186,7 @@ export class CatalogdMethods {
   }
 
   /**
-   * `products/list`: A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted.
+   * `products/list`: A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted. offset, page or skip get -32602 saying how to page.
    * @param {import('./types.generated.js').ProductsListParams} [params]
    * @param {import('./index.js').RequestOptions} [options]
    * @returns {Promise<import('./types.generated.js').ProductsListResult>}

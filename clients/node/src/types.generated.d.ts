@@ -757,7 +757,7 @@ export interface CatalogdMethods {
   productsDelete(params: ProductsDeleteParams, options?: RequestOptions): Promise<ProductsDeleteResult>;
   /** `products/get`: One product. Unknown id: -32001. */
   productsGet(params: ProductsGetParams, options?: RequestOptions): Promise<ProductsGetResult>;
-  /** `products/list`: A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted. */
+  /** `products/list`: A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted. offset, page or skip get -32602 saying how to page. */
   productsList(params?: ProductsListParams, options?: RequestOptions): Promise<ProductsListResult>;
   /** `products/update`: Changes the fields given (null clears nameEn or supplierId); products/listUpdated {reason: updated} and products/changed precede the reply. A stale expectedVersion: -32009 with the current version. */
   productsUpdate(params: ProductsUpdateParams, options?: RequestOptions): Promise<ProductsUpdateResult>;

@@ -612,6 +612,7 @@ class ClientMethods:
     ) -> ProductPage:
         """A page of products. Cursors are opaque keyset positions: a deep page costs what the first
         costs, and paging never repeats or skips a product while others are added or deleted.
+        offset, page or skip get -32602 saying how to page.
 
         Calls `products/list`.
 
@@ -1350,6 +1351,7 @@ class AsyncClientMethods:
     ) -> ProductPage:
         """A page of products. Cursors are opaque keyset positions: a deep page costs what the first
         costs, and paging never repeats or skips a product while others are added or deleted.
+        offset, page or skip get -32602 saying how to page.
 
         Calls `products/list`.
 
