@@ -28,6 +28,23 @@ public enum JSONWriter {
     }
   }
 
+  /// `value` as a JSON number, in decimal digits, without making a string of it.
+  public static func writeInteger(_ value: Int, into output: inout [UInt8]) {
+    if value < 0 { output.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    // Room for the 20 digits of the largest magnitude.
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      var start = buffer.count
+      repeat {
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      output.append(contentsOf: buffer[start...])
+    }
+  }
+
   public static func writeString(_ string: String, into output: inout [UInt8]) {
     var string = string
     string.withUTF8 { writeEscaped($0, into: &output) }

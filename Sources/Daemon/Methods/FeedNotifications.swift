@@ -69,16 +69,16 @@ enum FeedNotifications {
     write(#"{"jsonrpc":"2.0","method":"feeds/itemsChanged","params":{"feedId":"#, into: &body)
     JSONWriter.writeString(feedId, into: &body)
     write(#","generation":"#, into: &body)
-    writeInteger(generation, into: &body)
+    JSONWriter.writeInteger(generation, into: &body)
     write(#","changes":["#, into: &body)
     for (position, change) in changes.enumerated() {
       if position > 0 { body.append(UInt8(ascii: ",")) }
       switch change {
       case .remove(let index, let count):
         write(#"{"op":"remove","index":"#, into: &body)
-        writeInteger(index, into: &body)
+        JSONWriter.writeInteger(index, into: &body)
         write(#","count":"#, into: &body)
-        writeInteger(count, into: &body)
+        JSONWriter.writeInteger(count, into: &body)
         body.append(UInt8(ascii: "}"))
       case .insert(let index, let items), .update(let index, let items):
         if case .insert = change {
@@ -86,7 +86,7 @@ enum FeedNotifications {
         } else {
           write(#"{"op":"update","index":"#, into: &body)
         }
-        writeInteger(index, into: &body)
+        JSONWriter.writeInteger(index, into: &body)
         write(#","items":["#, into: &body)
         for (offset, item) in items.enumerated() {
           if offset > 0 { body.append(UInt8(ascii: ",")) }
@@ -96,30 +96,13 @@ enum FeedNotifications {
       }
     }
     write(#"],"count":"#, into: &body)
-    writeInteger(count, into: &body)
+    JSONWriter.writeInteger(count, into: &body)
     write("}}", into: &body)
   }
 
   /// A literal's bytes, copied straight from the binary.
   private static func write(_ literal: StaticString, into output: inout [UInt8]) {
     literal.withUTF8Buffer { output.append(contentsOf: $0) }
-  }
-
-  /// `value` in decimal digits, without making a string of it.
-  private static func writeInteger(_ value: Int, into output: inout [UInt8]) {
-    if value < 0 { output.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    // Room for the 20 digits of the largest magnitude.
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      var start = buffer.count
-      repeat {
-        start -= 1
-        buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      output.append(contentsOf: buffer[start...])
-    }
   }
 
   /// The notification of one of the engine's events.

@@ -37,20 +37,22 @@ public final class ProductRecord: Sendable {
       ? Array(ProductSearch.text(nameKo: product.nameKo, nameEn: product.nameEn).utf8) : []
   }
 
-  /// Its item in lists sorted by `sort`, keyed by the list's `ORDER BY` (the
+  /// Where it sorts in lists sorted by `sort`: the list's `ORDER BY` (the
   /// sort's column, then the id).
+  func key(sortedBy sort: ProductSort) -> FeedSortKey {
+    switch sort {
+    case .newest: FeedSortKey(created, tiebreak: rowID, descending: true)
+    case .priceAsc: FeedSortKey(.integer(Int64(product.price)), tiebreak: rowID)
+    case .priceDesc: FeedSortKey(.integer(Int64(product.price)), tiebreak: rowID, descending: true)
+    case .name: FeedSortKey(.bytes(name), tiebreak: rowID)
+    }
+  }
+
+  /// Its item in lists sorted by `sort`, made once for all the feeds of that sort.
   func item(sortedBy sort: ProductSort) -> FeedItem {
     items.withLock { items in
       if let item = items[sort] { return item }
-      let key =
-        switch sort {
-        case .newest: FeedSortKey(created, tiebreak: rowID, descending: true)
-        case .priceAsc: FeedSortKey(.integer(Int64(product.price)), tiebreak: rowID)
-        case .priceDesc:
-          FeedSortKey(.integer(Int64(product.price)), tiebreak: rowID, descending: true)
-        case .name: FeedSortKey(.bytes(name), tiebreak: rowID)
-        }
-      let item = FeedItem(id: product.id, key: key, json: json)
+      let item = FeedItem(id: product.id, key: key(sortedBy: sort), json: json)
       items[sort] = item
       return item
     }

@@ -27,7 +27,11 @@ public final class ProductsFeedSource: LiveFeedSource {
     query.cursor = position?.cursorValue
     let page = try await service.list(query)
     return FeedPage(
-      items: page.items.map { item(of: ProductRecord($0, searchable: false)) },
+      items: page.items.map { product in
+        // A page's item is this feed's alone: made directly, not kept in the record.
+        let record = ProductRecord(product, searchable: false)
+        return FeedItem(id: product.id, key: record.key(sortedBy: query.sort), json: record.json)
+      },
       next: page.nextCursor.map(FeedPosition.cursor))
   }
 

@@ -10,12 +10,6 @@ struct RingBuffer<Element>: RandomAccessCollection {
   private var head = 0
   private(set) var count = 0
 
-  init() {}
-
-  init(_ elements: some Sequence<Element>) {
-    append(contentsOf: elements)
-  }
-
   var startIndex: Int { 0 }
   var endIndex: Int { count }
 

@@ -38,7 +38,7 @@ enum PlaceRowJSON {
     output.append(contentsOf: JSONNumber(try row.double(9)).text.utf8)
     output.append(contentsOf: #","distance":"#.utf8)
     if let distance {
-      output.append(contentsOf: String(distance).utf8)
+      JSONWriter.writeInteger(distance, into: &output)
     } else {
       output.append(contentsOf: "null".utf8)
     }
