@@ -75,6 +75,9 @@ do {
       CallCommand.run(
         configuration, method: positionals[1],
         paramsText: positionals.count == 3 ? positionals[2] : nil))
+  case "openrpc":
+    Array(OpenRPCDocument.text.utf8).withUnsafeBytes { _ = writeAll(1, $0) }
+    exit(0)
   case "import":
     let arguments = Array(positionals.dropFirst())
     exit(runBlocking { await PlacesImportCommand.run(configuration, arguments: arguments) })

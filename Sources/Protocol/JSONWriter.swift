@@ -28,6 +28,39 @@ public enum JSONWriter {
     }
   }
 
+  /// Writes `value` for people to read: each member and element on a line
+  /// of its own, indented by two spaces a level (as Python's `json.dumps(indent=2)`).
+  public static func writeIndented(_ value: JSON, level: Int = 0, into output: inout [UInt8]) {
+    func newline(_ level: Int) {
+      output.append(UInt8(ascii: "\n"))
+      output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    }
+    switch value {
+    case .array(let elements) where !elements.isEmpty:
+      output.append(UInt8(ascii: "["))
+      for (offset, element) in elements.enumerated() {
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        newline(level + 1)
+        writeIndented(element, level: level + 1, into: &output)
+      }
+      newline(level)
+      output.append(UInt8(ascii: "]"))
+    case .object(let object) where !object.isEmpty:
+      output.append(UInt8(ascii: "{"))
+      for (offset, member) in object.members.enumerated() {
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        newline(level + 1)
+        writeString(member.key, into: &output)
+        output.append(contentsOf: ": ".utf8)
+        writeIndented(member.value, level: level + 1, into: &output)
+      }
+      newline(level)
+      output.append(UInt8(ascii: "}"))
+    default:
+      write(value, into: &output)
+    }
+  }
+
   /// `value` as a JSON number, in decimal digits, without making a string of it.
   public static func writeInteger(_ value: Int, into output: inout [UInt8]) {
     if value < 0 { output.append(UInt8(ascii: "-")) }

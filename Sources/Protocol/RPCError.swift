@@ -56,6 +56,22 @@ extension RPCError {
       data: ["field": JSON(field), "reason": JSON(reason)])
   }
 
+  /// A member the method does not take: named in `field`, with the names it
+  /// does take in `expected` and, for a near miss, the one meant.
+  public static func unknownParameter(field: String, expected: [String], suggestion: String?)
+    -> RPCError
+  {
+    let message =
+      suggestion.map { "Unknown parameter \(field); did you mean \($0)?" }
+      ?? "Unknown parameter \(field); expected one of \(expected.joined(separator: ", "))."
+    var data: JSONObject = [
+      "field": JSON(field), "reason": "unknown parameter",
+      "expected": .array(expected.map { JSON($0) }),
+    ]
+    if let suggestion { data["suggestion"] = JSON(suggestion) }
+    return RPCError(code: invalidParamsCode, message: message, data: .object(data))
+  }
+
   /// Something went wrong inside the daemon; the detail is logged, not sent.
   public static let internalError = RPCError(code: internalErrorCode, message: "Internal error.")
 

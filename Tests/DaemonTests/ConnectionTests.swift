@@ -246,7 +246,9 @@ final class ConnectionTests: XCTestCase {
       let seen = Mutex<[Int: pthread_t]>([:])
     }
     let threads = Threads()
-    let whereRun = Method.encodingTask("test/where", startsOnReader: true) { params, context in
+    let contract = MethodContract(
+      "test/where", "Where it ran.", result: MethodResult("Null", .null))
+    let whereRun = Method.encodingTask(contract, startsOnReader: true) { _, context in
       let id = context.id.description
       threads.seen.withLock { $0[Int(id) ?? -1] = pthread_self() }
       return EncodedJSON(.null)

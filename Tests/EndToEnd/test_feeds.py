@@ -391,7 +391,7 @@ def test_open_places_names_the_bad_field(daemon, params, field):
 
 
 def test_a_quotes_feed_pages_through_the_list_and_reports_its_own_loading(daemon):
-    feed = open_feed(daemon, "quotes", query={"tag": "wisdom"}, pageSize=5)
+    feed = open_feed(daemon, "quotes", query={"tags": ["wisdom"]}, pageSize=5)
     resp, before = call(daemon, "feeds/loadMore", {"feedId": feed})
     assert_result(resp, resp["id"], {"start": 0, "end": 5, "endReached": False})
     assert not any(is_notification(m, "quotes/loading") for m in before), (
@@ -399,5 +399,5 @@ def test_a_quotes_feed_pages_through_the_list_and_reports_its_own_loading(daemon
     )
     states = [m["params"]["state"] for m in before if is_notification(m, "feeds/stateChanged")]
     assert states == ["loading", "idle"], states
-    listed = daemon.result("quotes/list", {"tag": "wisdom", "limit": 5})["items"]
+    listed = daemon.result("quotes/list", {"tags": ["wisdom"], "limit": 5})["items"]
     assert daemon.result("feeds/items", {"feedId": feed, "start": 0, "end": 5})["items"] == listed

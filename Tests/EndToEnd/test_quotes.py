@@ -216,7 +216,8 @@ def test_no_match_is_not_found(daemon, params):
         ("quotes/list", {"limit": "10"}, "limit"),
         ("quotes/list", {"page": 0}, "page"),
         ("quotes/list", {"page": -3}, "page"),
-        ("quotes/list", {"tag": ["a"]}, "tag"),
+        ("quotes/list", {"tags": "a"}, "tags"),
+        ("quotes/list", {"tags": ["a", 1]}, "tags[1]"),
     ],
     ids=lambda v: v if isinstance(v, str) else None,
 )
@@ -272,12 +273,22 @@ def test_list_defaults(daemon):
     assert assert_result(resp, "np")["page"] == 1
 
 
+def test_a_misspelt_filter_is_refused_with_the_name_meant(daemon):
+    # quotes/random has always taken tags; quotes/list took tag, and ignored tags.
+    resp = daemon.call("quotes/list", {"tag": "wisdom"}, id="t")
+    err = assert_error(resp, INVALID_PARAMS, id="t", data={"field": "tag", "reason": "unknown parameter", "expected": ["page", "limit", "author", "tags"], "suggestion": "tags"})
+    assert err["message"] == "Unknown parameter tag; did you mean tags?"
+
+
 def test_list_filters(daemon):
     result = list_page(daemon, {"author": "Confucius", "limit": 100})
     assert sorted(q["content"] for q in result["items"]) == sorted(q["content"] for q in CORPUS if q["author"] == "Confucius")
     assert result["nextPage"] is None
-    result = list_page(daemon, {"tag": "happiness", "limit": 100})
+    result = list_page(daemon, {"tags": ["happiness"], "limit": 100})
     assert sorted(q["content"] for q in result["items"]) == sorted(q["content"] for q in CORPUS if "happiness" in q["tags"])
+    result = list_page(daemon, {"tags": ["famous-quotes", "wisdom"], "limit": 100})
+    both = sorted(q["content"] for q in CORPUS if {"famous-quotes", "wisdom"} <= set(q["tags"]))
+    assert both and sorted(q["content"] for q in result["items"]) == both
     result = list_page(daemon, {"author": "Nobody In The Corpus"})
     assert result["items"] == [] and result["nextPage"] is None
 

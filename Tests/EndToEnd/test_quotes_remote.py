@@ -87,7 +87,7 @@ def test_base_url_with_a_path(spawn, quotable, suffix):
 def test_list_maps_quotable_paging(spawn, quotable):
     quotable.route("quotes", json=list_payload(page=2, total_pages=3))
     d = remote_daemon(spawn, quotable.url)
-    result = assert_result(d.call("quotes/list", {"page": 2, "limit": 2, "author": "Remote Author", "tag": "remote"}, id="l"), "l")
+    result = assert_result(d.call("quotes/list", {"page": 2, "limit": 2, "author": "Remote Author", "tags": ["remote", "famous"]}, id="l"), "l")
     assert result == {
         "items": [
             {k: remote_quote(i)[k if k != "id" else "_id"] for k in ("id", "content", "author", "tags", "length")}
@@ -98,7 +98,7 @@ def test_list_maps_quotable_paging(spawn, quotable):
     }, short(result)
     req = quotable.requests[-1]
     assert req.path == "/quotes"
-    assert (req.param("page"), req.param("limit"), req.param("author"), req.param("tags")) == ("2", "2", "Remote Author", "remote"), req.raw_query
+    assert (req.param("page"), req.param("limit"), req.param("author"), req.param("tags")) == ("2", "2", "Remote Author", "remote,famous"), req.raw_query
 
 
 def test_list_last_page_has_no_next_page(spawn, quotable):

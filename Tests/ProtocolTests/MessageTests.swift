@@ -64,26 +64,4 @@ final class MessageTests: XCTestCase {
       String(decoding: out, as: UTF8.self),
       #"{"jsonrpc":"2.0","method":"quotes/loading","params":{"isLoading":true}}"#)
   }
-
-  func testParamsNameTheFieldInErrors() throws {
-    let params = try Params(try JSONParser.parse(#"{"a":"x","n":1.5,"t":["a",2],"q":{"limit":0}}"#))
-    XCTAssertThrowsError(try params.int("a")) { error in
-      XCTAssertEqual((error as? RPCError)?.data?["field"], "a")
-    }
-    XCTAssertThrowsError(try params.int("n")) { error in
-      XCTAssertEqual((error as? RPCError)?.data?["reason"], "expected an integer, got 1.5")
-    }
-    XCTAssertThrowsError(try params.stringArray("t")) { error in
-      XCTAssertEqual((error as? RPCError)?.data?["field"], "t[1]")
-    }
-    XCTAssertThrowsError(try params.nested("q")?.int("limit", in: 1...100)) { error in
-      XCTAssertEqual((error as? RPCError)?.data?["field"], "q.limit")
-    }
-    XCTAssertThrowsError(try params.requiredString("missing")) { error in
-      XCTAssertEqual((error as? RPCError)?.code, -32602)
-    }
-    XCTAssertThrowsError(try Params([1])) { error in
-      XCTAssertEqual((error as? RPCError)?.data?["field"], "params")
-    }
-  }
 }

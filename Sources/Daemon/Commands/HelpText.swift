@@ -10,6 +10,7 @@ enum HelpText {
       "                                          run one request in-process and print its result",
       "  catalogd import places FILE [OPTIONS]    add places from CSV or GeoJSON (progress on stderr)",
       "  catalogd seed products COUNT [OPTIONS]   add COUNT generated products (benchmarks)",
+      "  catalogd openrpc                        print the OpenRPC contract (as rpc.discover returns it)",
       "  catalogd --help | --version",
       "",
       "Options (flags win over environment variables, which win over the config file):",

@@ -15,7 +15,7 @@ struct Method: Sendable {
     case encodingTask(@Sendable (JSON?, RequestContext) async throws -> EncodedJSON)
   }
 
-  let name: String
+  let contract: MethodContract
   let body: Body
   /// Requests whose params give the same lane key run one at a time, in
   /// arrival order: mutations of one resource, operations on one feed. Keys
@@ -29,23 +29,33 @@ struct Method: Sendable {
   /// then saves one of two wake-ups. Never for one that may block first.
   var startsOnReader = false
 
+  var name: String { contract.name }
+
+  /// Runs on the reader thread with params checked against `contract`.
   static func inline(
-    _ name: String, _ body: @escaping @Sendable (JSON?, RequestContext) throws -> JSON
+    _ contract: MethodContract, _ body: @escaping @Sendable (Params, RequestContext) throws -> JSON
   ) -> Method {
-    Method(name: name, body: .inline(body), lane: nil)
+    Method(
+      contract: contract, body: .inline { try body(try contract.check($0), $1) }, lane: nil)
   }
 
   static func task(
-    _ name: String, lane: (@Sendable (JSON?) -> String?)? = nil, startsOnReader: Bool = false,
-    _ body: @escaping @Sendable (JSON?, RequestContext) async throws -> JSON
+    _ contract: MethodContract, lane: (@Sendable (JSON?) -> String?)? = nil,
+    startsOnReader: Bool = false,
+    _ body: @escaping @Sendable (Params, RequestContext) async throws -> JSON
   ) -> Method {
-    Method(name: name, body: .task(body), lane: lane, startsOnReader: startsOnReader)
+    Method(
+      contract: contract, body: .task { try await body(try contract.check($0), $1) }, lane: lane,
+      startsOnReader: startsOnReader)
   }
 
   static func encodingTask(
-    _ name: String, lane: (@Sendable (JSON?) -> String?)? = nil, startsOnReader: Bool = false,
-    _ body: @escaping @Sendable (JSON?, RequestContext) async throws -> EncodedJSON
+    _ contract: MethodContract, lane: (@Sendable (JSON?) -> String?)? = nil,
+    startsOnReader: Bool = false,
+    _ body: @escaping @Sendable (Params, RequestContext) async throws -> EncodedJSON
   ) -> Method {
-    Method(name: name, body: .encodingTask(body), lane: lane, startsOnReader: startsOnReader)
+    Method(
+      contract: contract, body: .encodingTask { try await body(try contract.check($0), $1) },
+      lane: lane, startsOnReader: startsOnReader)
   }
 }

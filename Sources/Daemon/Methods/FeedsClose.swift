@@ -1,11 +1,15 @@
 import Protocol
-import Services
 
 /// `feeds/close {feedId}` → `{}`; a load still running on it fails with -32001.
 enum FeedsClose {
-  static let method = Method.task("feeds/close", lane: FeedLane.byId) { params, context in
-    let feedId = try Params(params).requiredString("feedId", maxLength: 100)
-    try await context.daemon.services.feeds.close(feedId)
+  static let contract = MethodContract(
+    "feeds/close",
+    "Closes a feed; a load still running on it fails with -32001. Feeds close when the session "
+      + "ends.",
+    params: [FeedLane.feedId], result: .empty)
+
+  static let method = Method.task(contract, lane: FeedLane.byId) { params, context in
+    try await context.daemon.services.feeds.close(params[FeedLane.feedId])
     return [:]
   }
 }

@@ -2,67 +2,103 @@ import Protocol
 import Services
 
 /// `feeds/open {source, query?, pageSize?, changes?}` → `{feedId, state}`: an idle,
-/// empty feed over a source's list; `query` holds that list's filters
-/// (products: `query`, `supplierId`, `sort`; quotes: `author`, `tag`; places:
-/// `category`, `x`, `y`, `radius`, `rect`, `sort`; photos: none). The feed
-/// sets the paging params itself. `changes` (`diff`, the default, or
-/// `reset`) says how the feed follows changes of its source.
+/// empty feed over a source's list; `query` holds that list's filters, as
+/// the source's method declares them. The feed sets the paging params
+/// itself. `changes` (`diff`, the default, or `reset`) says how the feed
+/// follows changes of its source.
 enum FeedsOpen {
-  static let sources = ["photos", "products", "places", "quotes"]
+  /// Each source's filters: the list method's params without its paging.
+  static let filters: [(source: String, title: String, params: [any DeclaredParam])] = [
+    ("photos", "PhotosFeedQuery", []),
+    ("products", "ProductsFeedQuery", ProductsList.filters),
+    ("places", "PlacesFeedQuery", PlacesSearch.filters),
+    ("quotes", "QuotesFeedQuery", QuotesList.filters),
+  ]
 
-  static let method = Method.task("feeds/open") { params, context in
-    let params = try Params(params)
-    guard let name = try params.oneOf("source", sources) else { throw params.missing("source") }
-    let query = try params.nested("query") ?? Params(nil, path: "query.")
-    let pageSize = try params.int("pageSize", in: 1...100)
-    let changes =
-      try params.oneOf("changes", FeedChangeMode.allCases.map(\.rawValue))
-      .flatMap(FeedChangeMode.init(rawValue:)) ?? .diff
-    for field in ["page", "limit", "size", "cursor"] where query.value(field) != nil {
-      throw RPCError.invalidParams(
-        field: "query." + field, reason: "is set by the feed (use pageSize)")
-    }
+  /// The paging params of the sources' lists, which the feed sets itself.
+  static let pagingParams = ["page", "limit", "size", "cursor"]
+
+  static let source: Param<String> = .requiredString(
+    "source", .choice(filters.map(\.source)), "the list to page through")
+  static let query: Param<JSON?> = .value(
+    "query",
+    .dependent(
+      .oneOf(filters.map { .titled($0.title, .object(ObjectShape($0.params))) })),
+    "the source's list filters, as its list method takes them, without paging params: products "
+      + "query, supplierId, sort; quotes author, tags; places category, x, y, radius, rect, "
+      + "sort; photos none")
+  static let pageSize: Param<Int?> = .integer(
+    "pageSize", minimum: 1, maximum: 100,
+    "items per fetch (places: at most 15); default the source's list default (photos 30, "
+      + "products 20, quotes 20, places 15)")
+  static let changes: Param<FeedChangeMode> = .choice(
+    "changes", default: .diff,
+    "how the feed follows changes of its source (products; a photos folder): diff sends "
+      + "feeds/itemsChanged; reset refreshes (feeds/pageLoaded with reset), keeping the loaded "
+      + "count, for clients that only handle pages")
+
+  static let contract = MethodContract(
+    "feeds/open",
+    "Opens an idle, empty feed over a source's list; query holds that list's filters (products: "
+      + "query, supplierId, sort; quotes: author, tags; places: category, x, y, radius, rect, "
+      + "sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed "
+      + "holds at most the first 45 places. At most 64 open feeds (the --max-open-feeds "
+      + "setting): -32602 on source beyond.",
+    params: [source, query, pageSize, changes],
+    result: MethodResult(
+      "FeedOpened",
+      .object([
+        Member("feedId", .string, required: true),
+        Member("state", .reference(FeedSchemas.feedState), required: true),
+      ])))
+
+  static let method = Method.task(contract) { params, context in
+    let name = params[source]
+    let query = try sourceQuery(params[query], of: name)
+    let pageSize = params[pageSize]
     let services = context.daemon.services
-    let source: any FeedSource
+    let feedSource: any FeedSource
     let defaultPageSize: Int
     switch name {
     case "photos":
       if let folder = services.photos.backend as? FolderPhotoBackend {
         // Following the folder starts before the first page is read, so no change falls between.
         services.followPhotosFolder(folder)
-        source = FolderPhotosFeedSource(backend: folder)
+        feedSource = FolderPhotosFeedSource(backend: folder)
       } else {
-        source = PhotosFeedSource(service: services.photos)
+        feedSource = PhotosFeedSource(service: services.photos)
       }
       defaultPageSize = PhotosService.defaultLimit
     case "products":
-      source = ProductsFeedSource(
-        service: services.products, query: try ProductsList.listQuery(query))
+      feedSource = ProductsFeedSource(
+        service: services.products, query: ProductsList.listQuery(query))
       defaultPageSize = 20
     case "quotes":
-      source = QuotesFeedSource(
-        service: services.quotes, author: try query.string("author", maxLength: 200),
-        tag: try query.string("tag", maxLength: 100))
+      feedSource = QuotesFeedSource(
+        service: services.quotes, author: query[QuotesList.author], tags: query[QuotesList.tags])
       defaultPageSize = 20
     default:  // places
       if let pageSize, pageSize > PlaceSearch.maxSize {
         throw RPCError.invalidParams(
           field: "pageSize", reason: "must be between 1 and \(PlaceSearch.maxSize) for places")
       }
-      source = PlacesFeedSource(service: services.places, search: try placeSearch(query))
+      feedSource = PlacesFeedSource(
+        service: services.places, search: try PlacesSearch.query(query))
       defaultPageSize = PlaceSearch.maxSize
     }
     let feedId = try await services.feeds.open(
-      source: source, pageSize: pageSize ?? defaultPageSize, changes: changes)
+      source: feedSource, pageSize: pageSize ?? defaultPageSize, changes: params[changes])
     return ["feedId": JSON(feedId), "state": JSON(FeedState.idle.rawValue)]
   }
 
-  /// The places search of `query`, its errors naming `query.<field>`.
-  private static func placeSearch(_ query: Params) throws -> PlaceSearch {
-    do {
-      return try PlacesSearch.query(query)
-    } catch let error as InvalidArgument {
-      throw InvalidArgument(field: "query." + error.field, reason: error.reason)
+  /// `query` checked against the source's filters, its errors naming `query.<member>`.
+  private static func sourceQuery(_ query: JSON?, of source: String) throws(RPCError) -> Params {
+    if case .object(let object)? = query {
+      for name in pagingParams where object[name] != nil {
+        throw .invalidParams(field: "query." + name, reason: "is set by the feed (use pageSize)")
+      }
     }
+    let params = filters.first { $0.source == source }?.params ?? []
+    return try Params(query, checkedAgainst: ObjectShape(params), path: "query")
   }
 }

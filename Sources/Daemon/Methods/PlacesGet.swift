@@ -2,8 +2,15 @@ import Protocol
 
 /// `places/get {id}` → Place (without distance).
 enum PlacesGet {
-  static let method = Method.task("places/get") { params, context in
-    let id = try Params(params).requiredString("id", maxLength: 100)
-    return try await context.daemon.services.places.get(id: id).json
+  static let id: Param<String> = .requiredString("id", maxLength: 100, "the place's id")
+
+  static let contract = MethodContract(
+    "places/get",
+    "One place. Unknown id: -32001. With the remote backend, places that recent searches "
+      + "returned.",
+    params: [id], result: .component(PlaceSchemas.place))
+
+  static let method = Method.task(contract) { params, context in
+    try await context.daemon.services.places.get(id: params[id]).json
   }
 }

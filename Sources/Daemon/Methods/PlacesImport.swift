@@ -1,5 +1,4 @@
 import Protocol
-import Services
 
 /// `places/import {path, workDoneToken?}` → `{imported, rejected: [{line, reason}], rejectedCount}`.
 ///
@@ -8,11 +7,23 @@ import Services
 /// arrival order. `path` is absolute, or relative to the daemon's working
 /// directory.
 enum PlacesImport {
+  static let path: Param<String> = .requiredString(
+    "path", maxLength: 4_096, "a file the daemon can read")
+  static let workDoneToken: Param<JSON?> = .value(
+    "workDoneToken", DaemonSchemas.token, "reports $/progress under this token")
+
+  static let contract = MethodContract(
+    "places/import",
+    "Imports a CSV (header row of Place field names) or GeoJSON FeatureCollection file; bad rows "
+      + "are rejected with line and reason, the rest imported in one transaction; an existing id "
+      + "is replaced. $/progress every 10,000 rows when workDoneToken is given.",
+    params: [path, workDoneToken], result: .component(PlaceSchemas.placeImportResult))
+
   /// Every import shares one lane.
   @Sendable static func lane(_ params: JSON?) -> String? { "places/import" }
 
-  static let method = Method.task("places/import", lane: lane) { params, context in
-    let path = try Params(params).requiredString("path", maxLength: 4_096)
+  static let method = Method.task(contract, lane: lane) { params, context in
+    let path = params[path]
     let progress = context.progress
     progress?.begin(title: "Importing places", message: path, percentage: 0)
     do {

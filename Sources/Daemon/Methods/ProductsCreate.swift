@@ -3,12 +3,24 @@ import Services
 
 /// `products/create {nameKo, nameEn?, price, supplierId?}` → Product, after `products/listUpdated`.
 enum ProductsCreate {
-  static let method = Method.task("products/create") { params, context in
-    let params = try Params(params)
+  static let nameKo: Param<String> = .requiredString(
+    "nameKo", ProductsUpdate.name, "the Korean name, 1–200 characters")
+  static let nameEn: Param<String?> = .string(
+    "nameEn", .nullable(ProductsUpdate.name), "the English name, 1–200 characters")
+  static let price: Param<Int> = .requiredInteger("price", minimum: 0, "won")
+  static let supplierId: Param<String?> = .string(
+    "supplierId", .nullable(.string(maxLength: 100)), "an existing supplier")
+
+  static let contract = MethodContract(
+    "products/create",
+    "Creates a product; products/listUpdated {reason: created} precedes the reply. Durable once "
+      + "answered.",
+    params: [nameKo, nameEn, price, supplierId], result: .component(ProductSchemas.product))
+
+  static let method = Method.task(contract) { params, context in
     let draft = ProductDraft(
-      nameKo: try params.requiredString("nameKo"), nameEn: try params.string("nameEn"),
-      price: try params.requiredInt("price"),
-      supplierId: try params.string("supplierId", maxLength: 100))
+      nameKo: params[nameKo], nameEn: params[nameEn], price: params[price],
+      supplierId: params[supplierId])
     let product = try await context.daemon.services.products.create(
       draft, changed: ProductNotifications.sender(context.notify))
     await FeedNotifications.productsChanged(

@@ -3,8 +3,14 @@ import Services
 
 /// `products/delete {id}` → `{id}`, after `products/listUpdated`.
 enum ProductsDelete {
-  static let method = Method.task("products/delete", lane: ProductLane.byId) { params, context in
-    let id = try Params(params).requiredString("id", maxLength: 100)
+  static let contract = MethodContract(
+    "products/delete",
+    "Deletes a product; products/listUpdated {reason: deleted} precedes the reply.",
+    params: [ProductLane.id],
+    result: MethodResult("Deleted", .object([Member("id", .string, required: true)])))
+
+  static let method = Method.task(contract, lane: ProductLane.byId) { params, context in
+    let id = params[ProductLane.id]
     try await context.daemon.services.products.delete(
       id: id, changed: ProductNotifications.sender(context.notify))
     await FeedNotifications.productsChanged(

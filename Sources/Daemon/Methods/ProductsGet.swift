@@ -2,8 +2,11 @@ import Protocol
 
 /// `products/get {id}` → Product.
 enum ProductsGet {
-  static let method = Method.task("products/get", startsOnReader: true) { params, context in
-    let id = try Params(params).requiredString("id", maxLength: 100)
-    return try await context.daemon.services.products.get(id: id).json
+  static let contract = MethodContract(
+    "products/get", "One product. Unknown id: -32001.", params: [ProductLane.id],
+    result: .component(ProductSchemas.product))
+
+  static let method = Method.task(contract, startsOnReader: true) { params, context in
+    try await context.daemon.services.products.get(id: params[ProductLane.id]).json
   }
 }

@@ -3,36 +3,44 @@ import Services
 
 /// `products/list {cursor?, limit?, query?, supplierId?, sort?}` → `{items, nextCursor, totalCount}`.
 enum ProductsList {
-  static let method = Method.task("products/list", startsOnReader: true) { params, context in
-    let params = try Params(params)
-    try rejectNumberedPaging(params)
-    let query = try listQuery(params)
+  static let cursor: Param<String?> = .string(
+    "cursor", maxLength: 1_000,
+    "nextCursor of the previous page, with the same query, supplierId and sort")
+  static let limit: Param<Int> = .integer("limit", 1...100, default: 20, "products per page")
+  static let query: Param<String?> = .string(
+    "query", maxLength: ProductValidation.maxNameLength,
+    "a substring of the Korean or English name")
+  static let supplierId: Param<String?> = .string(
+    "supplierId", maxLength: 100, "only this supplier's products")
+  static let sort: Param<ProductSort> = .choice("sort", default: .newest, "the order")
+
+  /// The list's filters, which a products feed takes as its query.
+  static let filters: [any DeclaredParam] = [query, supplierId, sort]
+
+  static let contract = MethodContract(
+    "products/list",
+    "A page of products. Cursors are opaque keyset positions: a deep page costs what the first "
+      + "costs, and paging never repeats or skips a product while others are added or deleted. "
+      + "offset, page or skip get -32602 saying how to page.",
+    params: [cursor, limit] + filters, result: .component(ProductSchemas.productPage),
+    refused: ["offset", "page", "skip"].map { ($0, numberedPagingReason) })
+
+  /// Offset or page-number paging would otherwise get the first page every time.
+  static let numberedPagingReason =
+    "unknown parameter; products/list pages by cursor: pass the nextCursor of the "
+    + "previous page as cursor (none for the first page)"
+
+  static let method = Method.task(contract, startsOnReader: true) { params, context in
+    let query = listQuery(params, cursor: params[cursor], limit: params[limit])
     return try await context.daemon.services.products.list(query).json
   }
 
-  /// The members of offset and page-number paging: a client that sends them
-  /// would otherwise get the first page every time.
-  static let numberedPaging = ["offset", "page", "skip"]
-
-  /// Refuses offset or page-number paging, saying how this list pages.
-  static func rejectNumberedPaging(_ params: Params) throws(RPCError) {
-    for name in numberedPaging where params.object[name] != nil {
-      throw .invalidParams(
-        field: params.field(name),
-        reason:
-          "unknown parameter; products/list pages by cursor: pass the nextCursor of the "
-          + "previous page as cursor (none for the first page)")
-    }
-  }
-
-  /// The list params, shared with the products feed source.
-  static func listQuery(_ params: Params) throws -> ProductListQuery {
+  /// The list query of `filters`, shared with the products feed source.
+  static func listQuery(_ params: Params, cursor: String? = nil, limit: Int = 20)
+    -> ProductListQuery
+  {
     ProductListQuery(
-      cursor: try params.string("cursor", maxLength: 1_000),
-      limit: try params.int("limit", in: 1...100) ?? 20,
-      query: try params.string("query", maxLength: ProductValidation.maxNameLength),
-      supplierId: try params.string("supplierId", maxLength: 100),
-      sort: try params.oneOf("sort", ProductSort.allCases.map(\.rawValue))
-        .flatMap(ProductSort.init(rawValue:)) ?? .newest)
+      cursor: cursor, limit: limit, query: params[query], supplierId: params[supplierId],
+      sort: params[sort])
   }
 }

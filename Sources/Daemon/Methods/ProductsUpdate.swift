@@ -5,20 +5,37 @@ import Services
 /// after `products/listUpdated` and `products/changed`. `nameEn` or
 /// `supplierId` sent as `null` clears it. Updates of one product apply in arrival order.
 enum ProductsUpdate {
-  static let method = Method.task("products/update", lane: ProductLane.byId) { params, context in
-    let params = try Params(params)
-    let id = try params.requiredString("id", maxLength: 100)
-    for field in ["nameKo", "price"] where params.object[field]?.isNull == true {
-      throw RPCError.invalidParams(field: field, reason: "cannot be null")
+  /// A product's name in either language.
+  static let name = Schema.string(minLength: 1, maxLength: ProductValidation.maxNameLength)
+
+  static let nameKo: Param<String?> = .string("nameKo", name, "1–200 characters")
+  static let nameEn: Param<JSON?> = .value("nameEn", .nullable(name), "null clears it")
+  static let price: Param<Int?> = .integer("price", minimum: 0, "won")
+  static let supplierId: Param<JSON?> = .value(
+    "supplierId", .nullable(.string(maxLength: 100)), "null removes the supplier")
+  static let expectedVersion: Param<Int?> = .integer(
+    "expectedVersion", minimum: 0, "the version the client saw; the update fails if it changed")
+
+  static let contract = MethodContract(
+    "products/update",
+    "Changes the fields given (null clears nameEn or supplierId); products/listUpdated {reason: "
+      + "updated} and products/changed precede the reply. A stale expectedVersion: -32009 with "
+      + "the current version.",
+    params: [ProductLane.id, nameKo, nameEn, price, supplierId, expectedVersion],
+    result: .component(ProductSchemas.product))
+
+  static let method = Method.task(contract, lane: ProductLane.byId) { params, context in
+    for param in [nameKo.member, price.member] where params.object[param.name]?.isNull == true {
+      throw RPCError.invalidParams(field: param.name, reason: "cannot be null")
     }
     let patch = ProductPatch(
-      nameKo: try params.string("nameKo"), nameEn: try clearable(params, "nameEn"),
-      price: try params.int("price"), supplierId: try clearable(params, "supplierId"))
+      nameKo: params[nameKo], nameEn: clearable(params[nameEn]), price: params[price],
+      supplierId: clearable(params[supplierId]))
     guard !patch.isEmpty else {
       throw RPCError.invalidParams(field: "params", reason: "nothing to update")
     }
     let product = try await context.daemon.services.products.update(
-      id: id, patch, expectedVersion: try params.int("expectedVersion", in: 0...Int.max),
+      id: params[ProductLane.id], patch, expectedVersion: params[expectedVersion],
       changed: ProductNotifications.sender(context.notify))
     await FeedNotifications.productsChanged(
       ProductChange(reason: .updated, id: product.id, product: product), context.daemon.services,
@@ -27,9 +44,8 @@ enum ProductsUpdate {
   }
 
   /// Absent → no change (`nil`); `null` → clear (`.some(nil)`); a string → set.
-  private static func clearable(_ params: Params, _ name: String) throws -> String?? {
-    guard let value = params.object[name] else { return nil }
-    if value.isNull { return .some(nil) }
-    return .some(try params.string(name, maxLength: 200))
+  private static func clearable(_ value: JSON?) -> String?? {
+    guard let value else { return nil }
+    return .some(value.stringValue)
   }
 }

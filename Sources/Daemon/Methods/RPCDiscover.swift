@@ -1,9 +1,10 @@
 import Protocol
 
-/// `rpc.discover`: the OpenRPC document (`openrpc.json`, embedded at build time).
+/// `rpc.discover`: the OpenRPC document, written from the declarations.
 enum RPCDiscover {
-  /// Parsed once, on first use.
-  static let document: JSON = (try? JSONParser.parse(OpenRPCDocument.text)) ?? .null
+  static let contract = MethodContract(
+    "rpc.discover", "This OpenRPC document.",
+    result: MethodResult("OpenRPC", .object([], strict: false)))
 
-  static let method = Method.inline("rpc.discover") { _, _ in document }
+  static let method = Method.inline(contract) { _, _ in OpenRPCDocument.json }
 }

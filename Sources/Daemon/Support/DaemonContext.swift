@@ -25,10 +25,9 @@ final class DaemonContext: Sendable {
   /// Handles `initialize`: records the client id (given, or the one persisted
   /// in the data dir) and describes the server.
   func initialize(_ params: JSON?) throws -> JSON {
-    let params = try Params(params)
-    let clientInfo = try params.nested("clientInfo")
-    let clientName = try clientInfo?.string("name")
-    let given = try params.string("clientId", maxLength: 200)
+    let params = try LifecycleContracts.initialize.check(params)
+    let clientName = params[LifecycleContracts.clientInfo]?["name"]?.stringValue
+    let given = params[LifecycleContracts.clientId]
     let id: String
     if let given, !given.isEmpty {
       id = given

@@ -139,38 +139,26 @@ final class ServiceHub: Sendable {
     ]
   }
 
-  /// What `initialize` announces: the services, their backends and methods.
+  /// What `initialize` announces: the services, their backends, and the
+  /// methods and notifications the registries declare for each.
   var capabilities: JSON {
-    [
-      "quotes": [
-        "backend": JSON(quotes.backend.kind),
-        "methods": ["quotes/list", "quotes/random"],
-        "notifications": ["quotes/loading"],
-      ],
-      "products": [
-        "backend": JSON(products.backend.kind),
-        "methods": [
-          "products/create", "products/delete", "products/get", "products/list", "products/update",
-          "suppliers/list",
-        ],
-        "notifications": ["products/changed", "products/listUpdated"],
-      ],
-      "photos": [
-        "backend": JSON(photos.backend.kind),
-        "methods": ["photos/image", "photos/list"],
-        "notifications": [],
-      ],
-      "places": [
-        "backend": JSON(places.backend.kind),
-        "methods": ["places/categories", "places/get", "places/import", "places/search"],
-        "notifications": [],
-      ],
-      "feeds": [
-        "backend": "embedded",
-        "methods": ["feeds/close", "feeds/items", "feeds/loadMore", "feeds/open", "feeds/refresh"],
-        "notifications": ["feeds/itemsChanged", "feeds/pageLoaded", "feeds/stateChanged"],
-      ],
+    let services = [
+      ("quotes", quotes.backend.kind), ("products", products.backend.kind),
+      ("photos", photos.backend.kind), ("places", places.backend.kind), ("feeds", "embedded"),
     ]
+    return .object(
+      JSONObject(
+        services.map { name, backend in
+          let methods = MethodRegistry.all.filter { $0.contract.service == name }.map(\.name)
+          let notifications = NotificationRegistry.all.filter { $0.service == name }.map(\.name)
+          return (
+            name,
+            [
+              "backend": JSON(backend), "methods": .array(methods.map { JSON($0) }),
+              "notifications": .array(notifications.sorted().map { JSON($0) }),
+            ]
+          )
+        }))
   }
 }
 

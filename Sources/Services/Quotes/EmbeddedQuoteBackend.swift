@@ -27,10 +27,11 @@ public struct EmbeddedQuoteBackend: QuoteBackend {
     return quote
   }
 
-  public func list(page: Int, limit: Int, author: String?, tag: String?) async throws -> QuotePage {
+  public func list(page: Int, limit: Int, author: String?, tags: [String]) async throws -> QuotePage
+  {
     guard page >= 1 else { throw InvalidArgument(field: "page", reason: "must be at least 1") }
     guard limit >= 1 else { throw InvalidArgument(field: "limit", reason: "must be at least 1") }
-    let filter = QuoteFilter(tags: tag.map { [$0] } ?? [], author: author)
+    let filter = QuoteFilter(tags: tags, author: author)
     let matches = try allQuotes().filter(filter.matches)
     let (start, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
     guard !overflow, start < matches.count else {

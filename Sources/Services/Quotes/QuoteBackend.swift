@@ -9,7 +9,7 @@ public protocol QuoteBackend: Sendable {
   func random(_ filter: QuoteFilter, excluding excludedID: String?) async throws -> Quote
 
   /// Page `page` (from 1) of `limit` quotes, optionally only those of `author`
-  /// (name or slug) or with `tag`.
+  /// (name or slug) or with all of `tags`.
   /// - Throws: `UpstreamFailure`, `CancellationError`.
-  func list(page: Int, limit: Int, author: String?, tag: String?) async throws -> QuotePage
+  func list(page: Int, limit: Int, author: String?, tags: [String]) async throws -> QuotePage
 }

@@ -37,14 +37,14 @@ public actor QuotesService {
     return quote
   }
 
-  /// Page `page` (from 1) of `limit` quotes, optionally of one author or tag.
+  /// Page `page` (from 1) of `limit` quotes, optionally of one author or with all of `tags`.
   /// - Throws: `InvalidArgument`, `UpstreamFailure`, `CancellationError`.
-  public func list(page: Int, limit: Int, author: String? = nil, tag: String? = nil)
+  public func list(page: Int, limit: Int, author: String? = nil, tags: [String] = [])
     async throws -> QuotePage
   {
     guard page >= 1 else { throw InvalidArgument(field: "page", reason: "must be at least 1") }
     guard limit >= 1 else { throw InvalidArgument(field: "limit", reason: "must be at least 1") }
-    return try await backend.list(page: page, limit: limit, author: author, tag: tag)
+    return try await backend.list(page: page, limit: limit, author: author, tags: tags)
   }
 
   /// Runs `body` as one random fetch, reporting the 0 → 1 and 1 → 0 transitions.

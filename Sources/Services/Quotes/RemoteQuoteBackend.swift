@@ -49,12 +49,13 @@ public struct RemoteQuoteBackend: QuoteBackend {
     return quote
   }
 
-  public func list(page: Int, limit: Int, author: String?, tag: String?) async throws -> QuotePage {
+  public func list(page: Int, limit: Int, author: String?, tags: [String]) async throws -> QuotePage
+  {
     var query = URLQuery()
     query.append("page", page)
     query.append("limit", limit)
     query.append("author", author)
-    query.append("tags", tag)
+    query.append("tags", tags.isEmpty ? nil : tags.joined(separator: ","))
     let (status, body) = try await get("/quotes", query)
     guard let totalPages = body["totalPages"]?.numberValue?.integralValue else {
       throw malformed(status, "the quote list has no totalPages")

@@ -56,7 +56,7 @@ final class EmbeddedQuoteBackendTests: XCTestCase {
     var page: Int? = 1
     var pages = 0
     while let current = page {
-      let result = try await backend.list(page: current, limit: 120, author: nil, tag: nil)
+      let result = try await backend.list(page: current, limit: 120, author: nil, tags: [])
       XCTAssertEqual(result.page, current)
       ids += result.items.map(\.id)
       page = result.nextPage
@@ -70,28 +70,28 @@ final class EmbeddedQuoteBackendTests: XCTestCase {
     let corpus = try QuoteCorpus.quotes()
     let friendship = corpus.filter { $0.tags.contains("friendship") }
     XCTAssertGreaterThan(friendship.count, 20)
-    let first = try await backend.list(page: 1, limit: 20, author: nil, tag: "friendship")
+    let first = try await backend.list(page: 1, limit: 20, author: nil, tags: ["friendship"])
     XCTAssertEqual(first.items, Array(friendship.prefix(20)))
     XCTAssertEqual(first.nextPage, 2)
     let lastPage = (friendship.count + 19) / 20
-    let last = try await backend.list(page: lastPage, limit: 20, author: nil, tag: "friendship")
+    let last = try await backend.list(page: lastPage, limit: 20, author: nil, tags: ["friendship"])
     XCTAssertEqual(last.items, Array(friendship.dropFirst((lastPage - 1) * 20)))
     XCTAssertNil(last.nextPage)
     let beyond = try await backend.list(
-      page: lastPage + 1, limit: 20, author: nil, tag: "friendship")
+      page: lastPage + 1, limit: 20, author: nil, tags: ["friendship"])
     XCTAssertEqual(beyond.items, [])
     XCTAssertNil(beyond.nextPage)
   }
 
   func testListByAuthorSlug() async throws {
-    let result = try await backend.list(page: 1, limit: 100, author: "confucius", tag: nil)
+    let result = try await backend.list(page: 1, limit: 100, author: "confucius", tags: [])
     XCTAssertFalse(result.items.isEmpty)
     XCTAssertTrue(result.items.allSatisfy { $0.author == "Confucius" })
   }
 
   func testPageBelowOneIsRefused() async {
     do {
-      _ = try await backend.list(page: 0, limit: 10, author: nil, tag: nil)
+      _ = try await backend.list(page: 0, limit: 10, author: nil, tags: [])
       XCTFail("expected InvalidArgument")
     } catch {
       XCTAssertEqual((error as? InvalidArgument)?.field, "page")

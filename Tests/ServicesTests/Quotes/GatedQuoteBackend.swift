@@ -28,7 +28,7 @@ final class GatedQuoteBackend: QuoteBackend {
     return try result.get()
   }
 
-  func list(page: Int, limit: Int, author: String?, tag: String?) async throws -> QuotePage {
+  func list(page: Int, limit: Int, author: String?, tags: [String]) async throws -> QuotePage {
     let quote = try await random(QuoteFilter(), excluding: nil)
     return QuotePage(items: [quote], page: page, nextPage: nil)
   }

@@ -132,7 +132,7 @@ final class RemoteQuoteBackendTests: XCTestCase {
       random as? UpstreamFailure,
       .badResponse(service: "quotes", status: 500, message: "Database on fire"))
     let list = await thrownError {
-      try await self.backend(server).list(page: 1, limit: 5, author: nil, tag: nil)
+      try await self.backend(server).list(page: 1, limit: 5, author: nil, tags: [])
     }
     XCTAssertEqual(
       list as? UpstreamFailure,
@@ -190,7 +190,7 @@ final class RemoteQuoteBackendTests: XCTestCase {
     let backend = RemoteQuoteBackend(
       baseURL: "http://127.0.0.1:\(try LocalHTTPServer.unusedPort())")
     let error = await thrownError {
-      try await backend.list(page: 1, limit: 5, author: nil, tag: nil)
+      try await backend.list(page: 1, limit: 5, author: nil, tags: [])
     }
     guard case .unavailable("quotes", let reason) = error as? UpstreamFailure else {
       return XCTFail("expected unavailable, got \(String(describing: error))")
@@ -212,11 +212,11 @@ final class RemoteQuoteBackendTests: XCTestCase {
     defer { server.stop() }
     let backend = backend(server)
     let middle = try await backend.list(
-      page: 2, limit: 5, author: "Albert Einstein", tag: "famous-quotes")
+      page: 2, limit: 5, author: "Albert Einstein", tags: ["famous-quotes"])
     XCTAssertEqual(middle.items.map(\.id), ["e1"])
     XCTAssertEqual(middle.page, 2)
     XCTAssertEqual(middle.nextPage, 3)
-    let last = try await backend.list(page: 3, limit: 5, author: nil, tag: nil)
+    let last = try await backend.list(page: 3, limit: 5, author: nil, tags: [])
     XCTAssertNil(last.nextPage)
     XCTAssertEqual(
       server.requests.map(\.query),
@@ -231,7 +231,7 @@ final class RemoteQuoteBackendTests: XCTestCase {
     let server = try LocalHTTPServer(["/quotes": [.json(#"{"page":1,"results":[]}"#)]])
     defer { server.stop() }
     let error = await thrownError {
-      try await self.backend(server).list(page: 1, limit: 5, author: nil, tag: nil)
+      try await self.backend(server).list(page: 1, limit: 5, author: nil, tags: [])
     }
     guard case .badResponse("quotes", 200, let message?) = error as? UpstreamFailure else {
       return XCTFail("expected a bad response, got \(String(describing: error))")

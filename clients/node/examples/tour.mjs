@@ -44,7 +44,7 @@ const SECTIONS = [
       say(`“${quote.content}” — ${quote.author}`);
       dispose();
 
-      const page = await client.quotesList({ tag: 'technology', limit: 3 });
+      const page = await client.quotesList({ tags: ['technology'], limit: 3 });
       say(`technology, page ${page.page} (next: ${page.nextPage ?? 'none'}):`);
       for (const q of page.items) say(`  · ${q.author}: ${short(q.content, 70)}`);
 

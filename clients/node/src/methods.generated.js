@@ -66,7 +66,7 @@ export class CatalogdMethods {
   }
 
   /**
-   * `feeds/open`: Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds (the --max-open-feeds setting): -32602 on source beyond.
+   * `feeds/open`: Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tags; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds (the --max-open-feeds setting): -32602 on source beyond.
    * @param {import('./types.generated.js').FeedsOpenParams} params
    * @param {import('./index.js').RequestOptions} [options]
    * @returns {Promise<import('./types.generated.js').FeedsOpenResult>}
@@ -206,7 +206,7 @@ export class CatalogdMethods {
   }
 
   /**
-   * `quotes/list`: Quotes page by page, optionally of one author or tag.
+   * `quotes/list`: Quotes page by page, optionally of one author or with all of some tags.
    * @param {import('./types.generated.js').QuotesListParams} [params]
    * @param {import('./index.js').RequestOptions} [options]
    * @returns {Promise<import('./types.generated.js').QuotesListResult>}

@@ -262,7 +262,7 @@ export interface FeedsCloseParams {
 }
 
 /** Result of `feeds/close`. */
-export type FeedsCloseResult = Record<string, unknown>;
+export type FeedsCloseResult = Record<string, never>;
 
 /** Params of `feeds/items`. */
 export interface FeedsItemsParams {
@@ -298,8 +298,49 @@ export type FeedsLoadMoreResult = FeedRange;
 export interface FeedsOpenParams {
   /** the list to page through */
   source: "photos" | "products" | "places" | "quotes";
-  /** the source's list/search params, without paging params */
-  query?: Record<string, unknown>;
+  /** the source's list filters, as its list method takes them, without paging params: products query, supplierId, sort; quotes author, tags; places category, x, y, radius, rect, sort; photos none */
+  query?: Record<string, never> | {
+    /** a substring of the Korean or English name */
+    query?: string;
+    /** only this supplier's products */
+    supplierId?: string;
+    /**
+     * the order
+     * @default "newest"
+     */
+    sort?: "newest" | "priceAsc" | "priceDesc" | "name";
+  } | {
+    /** category group code */
+    category: "MT1" | "CS2" | "PS3" | "SC4" | "AC5" | "PK6" | "OL7" | "SW8" | "BK9" | "CT1" | "AG2" | "PO3" | "AT4" | "AD5" | "FD6" | "CE7" | "HP8" | "PM9";
+    /**
+     * longitude of the centre; required without a rect and for sort distance
+     * -180…180
+     */
+    x?: number;
+    /**
+     * latitude of the centre
+     * -90…90
+     */
+    y?: number;
+    /**
+     * metres
+     * @default 20000
+     * 0…20000
+     */
+    radius?: number;
+    /** [minX, minY, maxX, maxY] (or Kakao's "minX,minY,maxX,maxY"); minX > maxX crosses the antimeridian */
+    rect?: number[] | string;
+    /**
+     * distance: nearest first, ties by id; accuracy: by id
+     * @default "accuracy"
+     */
+    sort?: "distance" | "accuracy";
+  } | {
+    /** author name or slug */
+    author?: string;
+    /** a quote has all of them */
+    tags?: string[];
+  };
   /**
    * items per fetch (places: at most 15); default the source's list default (photos 30, products 20, quotes 20, places 15)
    * 1…100
@@ -427,8 +468,8 @@ export interface PlacesSearchParams {
    * 0…20000
    */
   radius?: number;
-  /** [minX, minY, maxX, maxY]; minX > maxX crosses the antimeridian */
-  rect?: number[];
+  /** [minX, minY, maxX, maxY] (or Kakao's "minX,minY,maxX,maxY"); minX > maxX crosses the antimeridian */
+  rect?: number[] | string;
   /**
    * 1-based
    * @default 1
@@ -445,7 +486,7 @@ export interface PlacesSearchParams {
    * distance: nearest first, ties by id; accuracy: by id
    * @default "accuracy"
    */
-  sort?: "accuracy" | "distance";
+  sort?: "distance" | "accuracy";
 }
 
 /** Result of `places/search`. */
@@ -453,9 +494,9 @@ export type PlacesSearchResult = PlaceSearchResult;
 
 /** Params of `products/create`. */
 export interface ProductsCreateParams {
-  /** 1–200 characters */
+  /** the Korean name, 1–200 characters */
   nameKo: string;
-  /** 1–200 characters */
+  /** the English name, 1–200 characters */
   nameEn?: string | null;
   /**
    * won
@@ -554,8 +595,8 @@ export interface QuotesListParams {
   limit?: number;
   /** author name or slug */
   author?: string;
-  /** a tag the quotes have */
-  tag?: string;
+  /** a quote has all of them */
+  tags?: string[];
 }
 
 /** Result of `quotes/list`. */
@@ -733,7 +774,7 @@ export interface CatalogdMethods {
   feedsItems(params: FeedsItemsParams, options?: RequestOptions): Promise<FeedsItemsResult>;
   /** `feeds/loadMore`: Appends the next page; feeds/stateChanged and feeds/pageLoaded precede the reply. A call while a load of the feed runs joins it (one upstream fetch, the same range or error; during a refresh, the refresh's range). At the end: start == end, endReached, no fetch. A failed load answers the upstream error and leaves the next page where it was. A feed keeps at most 10000 items: the page that reaches the limit is cut to it and the feed ends there. Unknown feed: -32001. */
   feedsLoadMore(params: FeedsLoadMoreParams, options?: RequestOptions): Promise<FeedsLoadMoreResult>;
-  /** `feeds/open`: Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tag; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds (the --max-open-feeds setting): -32602 on source beyond. */
+  /** `feeds/open`: Opens an idle, empty feed over a source's list; query holds that list's filters (products: query, supplierId, sort; quotes: author, tags; places: category, x, y, radius, rect, sort; photos: none): the feed sets page, limit, size and cursor itself. A places feed holds at most the first 45 places. At most 64 open feeds (the --max-open-feeds setting): -32602 on source beyond. */
   feedsOpen(params: FeedsOpenParams, options?: RequestOptions): Promise<FeedsOpenResult>;
   /** `feeds/refresh`: Pull-to-refresh: reloads as many items as are loaded (at least one page) while the loaded items stay; when the reload arrived, feeds/pageLoaded {reset: true} replaces them (a new generation). A running load is abandoned (its callers get this reply's range). A failed refresh leaves items, generation and the next page as they were (feeds/stateChanged failed, with the error), and the feed stays usable; start is 0. */
   feedsRefresh(params: FeedsRefreshParams, options?: RequestOptions): Promise<FeedsRefreshResult>;
@@ -761,7 +802,7 @@ export interface CatalogdMethods {
   productsList(params?: ProductsListParams, options?: RequestOptions): Promise<ProductsListResult>;
   /** `products/update`: Changes the fields given (null clears nameEn or supplierId); products/listUpdated {reason: updated} and products/changed precede the reply. A stale expectedVersion: -32009 with the current version. */
   productsUpdate(params: ProductsUpdateParams, options?: RequestOptions): Promise<ProductsUpdateResult>;
-  /** `quotes/list`: Quotes page by page, optionally of one author or tag. */
+  /** `quotes/list`: Quotes page by page, optionally of one author or with all of some tags. */
   quotesList(params?: QuotesListParams, options?: RequestOptions): Promise<QuotesListResult>;
   /** `quotes/random`: A random quote matching the filters, never the same quote twice in a row; quotes/loading true then false precede the reply. No match: -32001. */
   quotesRandom(params?: QuotesRandomParams, options?: RequestOptions): Promise<QuotesRandomResult>;

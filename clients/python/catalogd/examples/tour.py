@@ -82,7 +82,7 @@ def tour_quotes(client: Client) -> None:
     say("quotes/random by author, at most 80 characters:")
     show_quote(client.quotes_random(author="albert-einstein", max_length=80))
 
-    page = client.quotes_list(tag="technology", limit=3)
+    page = client.quotes_list(tags=["technology"], limit=3)
     say(f"quotes/list tag technology, page {page.page} (next page: {page.next_page}):")
     for q in page.items:
         show_quote(q)
