@@ -55,6 +55,18 @@ extension JSON {
   }
 
   /// The JSON type name, for error messages ("expected a string, got an array").
+  /// The value's JSON type, for messages in the session's language.
+  public var typeText: LocalizedText {
+    switch self {
+    case .null: .phrase("null")
+    case .bool: .phrase("boolean")
+    case .number: .phrase("number")
+    case .string: .phrase("string")
+    case .array: .phrase("array")
+    case .object: .phrase("object")
+    }
+  }
+
   public var typeName: String {
     switch self {
     case .null: "null"

@@ -22,11 +22,14 @@ public enum OutgoingMessage {
     output.append(UInt8(ascii: "}"))
   }
 
-  public static func error(id: RequestID, error: RPCError, into output: inout [UInt8]) {
+  /// An error response, its message in `locale`.
+  public static func error(
+    id: RequestID, error: RPCError, locale: MessageLocale, into output: inout [UInt8]
+  ) {
     output.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
     JSONWriter.write(id.json, into: &output)
     output.append(contentsOf: #","error":"#.utf8)
-    JSONWriter.write(error.json, into: &output)
+    JSONWriter.write(error.json(in: locale), into: &output)
     output.append(UInt8(ascii: "}"))
   }
 

@@ -19,7 +19,7 @@ public struct Params: Sendable {
     case let other?:
       throw .invalidParams(
         field: path.isEmpty ? "params" : path,
-        reason: "expected an object of named params, got \(other.typeName)")
+        reason: "expected an object of named params, got \(other.typeText)")
     }
     try shape.validate(object, at: path)
   }

@@ -5,12 +5,14 @@ public enum Reply: Sendable {
   case encodedResult(EncodedJSON)
   case error(RPCError)
 
-  public func write(id: RequestID, into output: inout [UInt8]) {
+  /// The response to request `id`; an error's message in `locale`.
+  public func write(id: RequestID, locale: MessageLocale, into output: inout [UInt8]) {
     switch self {
     case .result(let result): OutgoingMessage.response(id: id, result: result, into: &output)
     case .encodedResult(let result):
       OutgoingMessage.response(id: id, encoded: result, into: &output)
-    case .error(let error): OutgoingMessage.error(id: id, error: error, into: &output)
+    case .error(let error):
+      OutgoingMessage.error(id: id, error: error, locale: locale, into: &output)
     }
   }
 }

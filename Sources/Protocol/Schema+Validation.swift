@@ -24,9 +24,8 @@ extension Schema {
     case .string(let minLength, let maxLength, _):
       guard case .string(let string) = value else { throw mismatch(path, value) }
       if let minLength, string.count < minLength {
-        throw .invalidParams(
-          field: path,
-          reason: minLength == 1 ? "must not be empty" : "shorter than \(minLength) characters")
+        guard minLength > 1 else { throw .invalidParams(field: path, reason: "must not be empty") }
+        throw .invalidParams(field: path, reason: "shorter than \(minLength) characters")
       }
       if let maxLength, string.count > maxLength {
         throw .invalidParams(field: path, reason: "longer than \(maxLength) characters")
@@ -34,11 +33,12 @@ extension Schema {
     case .choice(let values):
       guard case .string(let string) = value else { throw mismatch(path, value) }
       guard values.contains(string) else {
-        var reason = "must be one of \(values.map { "\"\($0)\"" }.joined(separator: ", "))"
-        if let near = NearestName.suggestion(for: string, among: values) {
-          reason += "; did you mean \"\(near)\"?"
+        let allowed = values.map { "\"\($0)\"" }.joined(separator: ", ")
+        guard let near = NearestName.suggestion(for: string, among: values) else {
+          throw .invalidParams(field: path, reason: "must be one of \(allowed)")
         }
-        throw .invalidParams(field: path, reason: reason)
+        throw .invalidParams(
+          field: path, reason: "must be one of \(allowed); did you mean \"\(near)\"?")
       }
     case .constant(let constant):
       guard value == JSON(constant) else {
@@ -94,34 +94,38 @@ extension Schema {
   }
 
   /// What the schema expects, for messages: "an integer", "a string or null".
-  public var expectation: String {
+  public var expectation: LocalizedText {
     switch shape {
-    case .any: "any value"
-    case .null: "null"
-    case .boolean: "a boolean"
-    case .integer: "an integer"
-    case .number: "a number"
-    case .string, .choice, .constant: "a string"
+    case .any: .phrase("any value")
+    case .null: .phrase("null")
+    case .boolean: .phrase("a boolean")
+    case .integer: .phrase("an integer")
+    case .number: .phrase("a number")
+    case .string, .choice, .constant: .phrase("a string")
     case .array(let items, let minItems, let maxItems):
       if let minItems, minItems == maxItems {
-        "an array of \(minItems) values"
+        .phrase("an array of \(minItems) values")
       } else if case .string = items.shape {
-        "an array of strings"
+        .phrase("an array of strings")
       } else {
-        "an array"
+        .phrase("an array")
       }
-    case .object, .map: "an object"
-    case .nullable(let schema): schema.expectation + " or null"
+    case .object, .map: .phrase("an object")
+    case .nullable(let schema): .phrase("\(schema.expectation) or null")
     case .oneOf(let schemas):
-      schemas.map(\.expectation).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-        .joined(separator: " or ")
+      schemas.map(\.expectation).reduce(into: [LocalizedText]()) {
+        if !$0.contains($1) { $0.append($1) }
+      }
+      .reduce(nil) { (joined: LocalizedText?, next) in
+        joined.map { .phrase("\($0) or \(next)") } ?? next
+      } ?? .phrase("any value")
     case .dependent(let schema): schema.expectation
     case .reference, .described, .titled: preconditionFailure("shape resolves these")
     }
   }
 
   private func mismatch(_ path: String, _ value: JSON) -> RPCError {
-    .invalidParams(field: path, reason: "expected \(expectation), got \(value.typeName)")
+    .invalidParams(field: path, reason: "expected \(expectation), got \(value.typeText)")
   }
 
   /// Whether a value of this JSON type could match (its contents aside).
@@ -139,7 +143,7 @@ extension Schema {
     }
   }
 
-  private static func check<Value: Comparable>(
+  private static func check<Value: Comparable & CustomStringConvertible>(
     _ value: Value, _ minimum: Value?, _ maximum: Value?, text: String, at path: String
   ) throws(RPCError) {
     switch (minimum, maximum) {

@@ -29,7 +29,8 @@ final class FeedNotificationsTests: XCTestCase {
     ]
     let written = Mutex<[[UInt8]]>([])
     FeedNotifications.runSender(
-      { run in written.withLock { $0 += run.bodies.map { Array($0) } } }, method: "m")(
+      { run in written.withLock { $0 += run.bodies.map { Array($0) } } }, method: "m",
+      locale: .english)(
         events)
     let one = Mutex<[JSON]>([])
     let sender = FeedNotifications.sender(
@@ -38,8 +39,8 @@ final class FeedNotificationsTests: XCTestCase {
           $0.append(
             try! JSONParser.parse(OutgoingMessage.notification(method: method, params: params)))
         }
-      }, method: "m")
-    events.forEach(sender)
+      }, method: "m", locale: .english)
+    for event in events { sender(event) }
     let run = try written.withLock { try $0.map { try JSONParser.parse($0) } }
     XCTAssertEqual(run, one.withLock { $0 })
   }

@@ -32,7 +32,7 @@ final class WireErrorTests: XCTestCase {
       SQLiteError(code: full, message: "database or disk is full", sql: "INSERT …"),
       method: "products/update")
     XCTAssertEqual(error.code, RPCError.storageFullCode)
-    XCTAssertTrue(error.message.hasPrefix("Not saved"), error.message)
+    XCTAssertTrue(error.message.english.hasPrefix("Not saved"), error.message.english)
     XCTAssertEqual(error.data?["retryable"], true)
   }
 

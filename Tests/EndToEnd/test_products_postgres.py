@@ -58,7 +58,7 @@ def holding(catalog, sql: str, relation: str, mode: str):
             5, "the lock holder")
         yield holder
     finally:
-        holder.wait(10)
+        holder.wait(30)
 
 
 def wait_for(predicate, timeout: float, what: str):
@@ -411,8 +411,9 @@ def test_the_change_log_is_pruned_but_never_of_a_running_transaction(spawn, cata
     assert psql("SELECT catalog_log_prune('1 hour', 1000)")[0][0] == "0"
     assert log_rows() >= 5
     # A transaction that logged a row and has not committed keeps it (and every later row).
+    # It runs 10 s: the prunes below must run while it does, on a loaded machine too.
     with holding(catalog_backend, "UPDATE products SET name_ko = 'x', search_text = 'x' WHERE id = 1; "
-                 "SELECT pg_sleep(3)", "products", "RowExclusiveLock"):
+                 "SELECT pg_sleep(10)", "products", "RowExclusiveLock"):
         d.result("products/create", {"nameKo": "가지치기 뒤", "price": 1})
         before = log_rows()
         assert psql("SELECT catalog_log_prune('0 seconds', 2)")[0][0] == "2", "at most `most` rows"

@@ -381,3 +381,20 @@ def test_unreachable_upstream_is_retryable_32020(spawn):
         assert_error(resp, UPSTREAM_UNAVAILABLE, id=id, data={"service": "products", "retryable": True})
         assert before == [], f"{method}: {short(before)}"
     d.expect_no_message(0.2)
+
+
+def test_the_upstreams_own_message_is_the_errors_message(spawn, gql):
+    # The product server's validation text is what the app shows in its dialog.
+    d, _ = remote(spawn, gql.url)
+    gql.faults({"status": 400, "message": "상품명은 50자 이하로 입력해 주세요"})
+    resp, id, _ = call(d, "products/create", {"nameKo": "사과", "price": 1000})
+    err = assert_error(resp, UPSTREAM_ERROR, id=id, data={
+        "service": "products", "status": 400, "upstreamMessage": "상품명은 50자 이하로 입력해 주세요",
+        "summary": "The products server answered with an error; try again later."})
+    assert err["message"] == "상품명은 50자 이하로 입력해 주세요", short(err)
+    gql.faults({"malformed": True})  # no words of the upstream's own: the daemon's generic text
+    resp, id, _ = call(d, "products/list", {})
+    err = assert_error(resp, UPSTREAM_ERROR, id=id, data={"service": "products"})
+    assert err["data"]["upstreamMessage"].startswith("malformed response"), short(err)
+    assert err["message"] == "The products server answered with an error; try again later.", short(err)
+    gql.faults({})

@@ -49,15 +49,18 @@ final class MessageTests: XCTestCase {
 
   func testRepliesAreWrittenInFixedMemberOrder() throws {
     var out: [UInt8] = []
-    Reply.result(["a": [1, "x"]]).write(id: .string("1"), into: &out)
+    Reply.result(["a": [1, "x"]]).write(id: .string("1"), locale: .english, into: &out)
     XCTAssertEqual(
       String(decoding: out, as: UTF8.self), #"{"jsonrpc":"2.0","id":"1","result":{"a":[1,"x"]}}"#)
     out = []
-    Reply.error(.methodNotFound("m")).write(id: .null, into: &out)
+    Reply.error(.methodNotFound("m")).write(id: .null, locale: .english, into: &out)
     XCTAssertEqual(
       String(decoding: out, as: UTF8.self),
-      #"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found: m.","data":{"method":"m"}}}"#
+      #"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"There is no method m; rpc.discover lists the methods.","data":{"method":"m"}}}"#
     )
+    out = []
+    Reply.error(.methodNotFound("m")).write(id: .null, locale: .korean, into: &out)
+    XCTAssert(String(decoding: out, as: UTF8.self).contains(#""message":"m 메서드가 없습니다."#))
     out = []
     OutgoingMessage.notification(method: "quotes/loading", params: ["isLoading": true], into: &out)
     XCTAssertEqual(

@@ -41,10 +41,6 @@ enum ServeCommand {
     let daemon = DaemonContext(
       configuration: configuration, services: ServiceHub(configuration: configuration),
       queuedOutputBytes: { outbox.queuedBytes })
-    daemon.services.setUnsolicitedNotifications(
-      { method, params in outbox.send(OutgoingMessage.notification(method: method, params: params))
-      },
-      all: { outbox.send(all: $0) })
     let connection = Connection(
       sink: outbox, daemon: daemon, methods: MethodRegistry.all,
       onExit: { status in
@@ -53,6 +49,10 @@ enum ServeCommand {
         outbox.drain(timeout: drainTimeout)
         exit(status)
       })
+    daemon.services.setUnsolicitedNotifications(
+      { method, params in outbox.send(OutgoingMessage.notification(method: method, params: params))
+      },
+      all: { outbox.send(all: $0) }, locale: { connection.locale })
     Log.info(
       "catalogd started",
       ["version": Version.current, "dataDir": configuration.dataDirectory, "pid": String(getpid())])

@@ -12,12 +12,17 @@ enum LifecycleContracts {
     "the per-device UUID sent to the product upstream; without it the daemon uses a UUID "
       + "persisted in its data dir")
 
+  static let locale: Param<String?> = .string(
+    "locale", maxLength: 100,
+    "the language of error messages (ko or en; a tag such as ko-KR counts as ko); other "
+      + "languages get English; default from the daemon's LC_ALL, LC_MESSAGES or LANG, else en")
+
   /// Lenient: editors send many fields of their own.
   static let initialize = MethodContract(
     "initialize",
     "Starts the session (Language Server Protocol conventions); every other request before it "
       + "gets -32002.",
-    params: [clientInfo, clientId],
+    params: [clientInfo, clientId, locale],
     result: MethodResult(
       "InitializeResult",
       .object([

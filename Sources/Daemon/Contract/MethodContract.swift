@@ -11,7 +11,7 @@ struct MethodContract: Sendable {
   let result: MethodResult
   /// Members a client may well send that this method refuses with a reason
   /// of their own rather than "unknown parameter" (offset paging on a cursor method).
-  let refused: [(name: String, reason: String)]
+  let refused: [(name: String, reason: LocalizedText)]
   /// Takes params of any shape, by position too (`daemon/echo`).
   let takesAnyParams: Bool
 
@@ -19,7 +19,7 @@ struct MethodContract: Sendable {
   /// with fields of their own (`initialize`).
   init(
     _ name: String, _ summary: String, params: [any DeclaredParam] = [], result: MethodResult,
-    refused: [(name: String, reason: String)] = [], takesAnyParams: Bool = false,
+    refused: [(name: String, reason: LocalizedText)] = [], takesAnyParams: Bool = false,
     lenient: Bool = false
   ) {
     self.name = name

@@ -48,7 +48,9 @@ enum OpenRPCDocument {
     ),
     (
       RPCError.upstreamErrorCode, "Upstream error",
-      "bad status or malformed payload; data {service, status?, upstreamMessage?}"
+      "bad status or malformed payload; data {service, status?, upstreamMessage?}; when the "
+        + "upstream said why in words of its own (a validation text), message is those words and "
+        + "data.summary the generic text"
     ),
     (
       RPCError.storageFullCode, "Storage full",

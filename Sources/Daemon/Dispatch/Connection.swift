@@ -64,13 +64,15 @@ final class Connection: @unchecked Sendable {
     /// A `shutdown` waiting for the requests before it to be answered, so
     /// that the `exit` after its reply drops no reply.
     var pendingShutdown: (id: RequestID, target: ReplyTarget)?
+    /// The language of error messages: `initialize`'s locale, until then the daemon's.
+    var locale: MessageLocale
 
     var queuedCount: Int { queue.count - queueHead }
   }
 
   /// Guards `state`; its condition wakes the reader when there is room.
   private let lock = ConditionLock()
-  private var state = State()
+  private var state: State
 
   private let sink: any MessageSink
   let daemon: DaemonContext
@@ -100,7 +102,11 @@ final class Connection: @unchecked Sendable {
     self.onExit = onExit
     maxInFlight = daemon.configuration.maxInFlight
     maxQueued = daemon.configuration.maxInFlight
+    state = State(locale: daemon.defaultLocale)
   }
+
+  /// The language of the session's error messages.
+  var locale: MessageLocale { lock.withLock { state.locale } }
 
   // MARK: - Incoming
 
@@ -231,8 +237,12 @@ final class Connection: @unchecked Sendable {
     case ("initialize", .uninitialized):
       let reply: Reply
       do {
-        reply = .result(try daemon.initialize(params))
-        lock.withLock { state.lifecycle = .running }
+        let (result, locale) = try daemon.initialize(params)
+        reply = .result(result)
+        lock.withLock {
+          state.lifecycle = .running
+          state.locale = locale
+        }
       } catch {
         reply = .error(wireError(error, method: method))
       }
@@ -278,7 +288,8 @@ final class Connection: @unchecked Sendable {
     let lane = handler.lane?(params).map { (key: $0, turn: LaneTurn()) }
     let sequence = RequestSequence()
     let context = RequestContext(
-      id: id, method: method, daemon: daemon, notify: notify, notifyAll: notifyAll,
+      id: id, method: method, daemon: daemon, locale: lock.withLock { state.locale },
+      notify: notify, notifyAll: notifyAll,
       progress: ProgressReporter(params: params, notify: notify),
       leaveLane: { lane?.turn.leave() },
       reply: { [self] result in
@@ -292,8 +303,9 @@ final class Connection: @unchecked Sendable {
       } catch {
         reply = .error(wireError(error, method: method))
       }
-      send(reply, id: id, to: target, wake: wake)
+      // Recorded before the reply goes out, so a status read after it counts it.
       daemon.timings.record(method, since: request.received)
+      send(reply, id: id, to: target, wake: wake)
     case .task(let body):
       runTask(request, sequence, lane: lane, startsOnReader: handler.startsOnReader) {
         .result(try await body(params, context))
@@ -377,8 +389,8 @@ final class Connection: @unchecked Sendable {
     }
     guard let entry else { return }
     daemon.statistics.inFlight.subtract(1, ordering: .relaxed)
-    send(reply, id: entry.id, to: entry.target, wake: true)
     daemon.timings.record(entry.method, since: entry.received)
+    send(reply, id: entry.id, to: entry.target, wake: true)
     let shutdown = lock.withLock { () -> (id: RequestID, target: ReplyTarget)? in
       if state.running.isEmpty, let shutdown = state.pendingShutdown {
         // Still counted as a reply being sent, so nobody sees the connection idle before it.
@@ -478,7 +490,8 @@ final class Connection: @unchecked Sendable {
       daemon.statistics.count(error.code == RPCError.requestCancelledCode ? .cancelled : .failed)
     }
     var body: [UInt8] = []
-    reply.write(id: id, into: &body)
+    let locale = lock.withLock { state.locale }
+    reply.write(id: id, locale: locale, into: &body)
     switch target {
     case .single: sink.send(body, wake: wake)
     case .batch(let batch, let index): batch.answer(index, with: body, wake: wake)

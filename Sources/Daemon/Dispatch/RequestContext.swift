@@ -6,6 +6,8 @@ struct RequestContext: Sendable {
   let id: RequestID
   let method: String
   let daemon: DaemonContext
+  /// The language of the session's error messages.
+  let locale: MessageLocale
   /// Sends a notification now: it precedes this request's response.
   let notify: @Sendable (_ method: String, _ params: JSON?) -> Void
   /// Sends a run of notifications, written as JSON texts, now, in order, in one write.

@@ -26,8 +26,7 @@ func wireError(_ error: any Error, method: String) -> RPCError {
     // timeout and the retries: a supported setup, and the next try may pass.
     let service = String(method.prefix { $0 != "/" })
     Log.warn("database busy", ["rpc.method": method, "error": "\(error)"])
-    return .upstreamUnavailable(
-      service: service, reason: "the database is locked by another process")
+    return .databaseBusy(service: service)
   case let error as SQLiteError where error.isFull:
     Log.error("disk full", ["rpc.method": method, "error": "\(error)"])
     return .storageFull(reason: "no space left on the disk of the data dir")
@@ -35,7 +34,11 @@ func wireError(_ error: any Error, method: String) -> RPCError {
     Log.warn(
       "upstream error",
       ["rpc.method": method, "service": service, "status": status.map(String.init) ?? "-"])
-    return .upstreamError(service: service, status: status, upstreamMessage: message)
+    return .upstreamError(service: service, status: status, detail: message)
+  case UpstreamFailure.refused(let service, let status, let message):
+    Log.info(
+      "upstream refused", ["rpc.method": method, "service": service, "status": String(status)])
+    return .upstreamRefused(service: service, status: status, message: message)
   default:
     Log.error("internal error", ["rpc.method": method, "error": "\(error)"])
     return .internalError

@@ -12,11 +12,11 @@ enum FeedNotifications {
 
   /// The engine's events as notifications through `notify`; `method` names
   /// the request for the log line of a mapped error.
-  static func sender(_ notify: @escaping @Sendable (String, JSON?) -> Void, method: String)
-    -> FeedEngine.Notify
-  {
+  static func sender(
+    _ notify: @escaping @Sendable (String, JSON?) -> Void, method: String, locale: MessageLocale
+  ) -> FeedEngine.Notify {
     { event in
-      let (name, params) = notification(event, method: method)
+      let (name, params) = notification(event, method: method, locale: locale)
       notify(name, params)
     }
   }
@@ -24,9 +24,9 @@ enum FeedNotifications {
   /// Runs of the engine's events as runs of notifications through `notifyAll`.
   /// A run is one change reaching many feeds, each with the same item: each
   /// item is written as JSON once for the run, not once per feed.
-  static func runSender(_ notifyAll: @escaping @Sendable (MessageRun) -> Void, method: String)
-    -> FeedEngine.NotifyAll
-  {
+  static func runSender(
+    _ notifyAll: @escaping @Sendable (MessageRun) -> Void, method: String, locale: MessageLocale
+  ) -> FeedEngine.NotifyAll {
     { events in
       var written = ItemTexts()
       var run = MessageRun(reservingCapacity: events.count * 512)
@@ -35,7 +35,7 @@ enum FeedNotifications {
           if case .itemsChanged(let feedId, let generation, let changes, let count) = event {
             writeItemsChanged(feedId, generation, changes, count, &written, into: &body)
           } else {
-            let (name, params) = notification(event, method: method)
+            let (name, params) = notification(event, method: method, locale: locale)
             OutgoingMessage.notification(method: name, params: params, into: &body)
           }
         }
@@ -106,7 +106,9 @@ enum FeedNotifications {
   }
 
   /// The notification of one of the engine's events.
-  private static func notification(_ event: FeedEvent, method: String) -> (
+  private static func notification(
+    _ event: FeedEvent, method: String, locale: MessageLocale
+  ) -> (
     method: String, params: JSON?
   ) {
     switch event {
@@ -133,7 +135,7 @@ enum FeedNotifications {
       var params: JSONObject = [
         "feedId": JSON(feedId), "state": JSON(state.rawValue), "count": JSON(count),
       ]
-      if let error { params["error"] = wireError(error, method: method).json }
+      if let error { params["error"] = wireError(error, method: method).json(in: locale) }
       return (stateChanged, .object(params))
     }
   }
@@ -144,11 +146,11 @@ enum FeedNotifications {
   static func productsChanged(
     _ change: ProductChange, _ services: ServiceHub,
     notify: @escaping @Sendable (String, JSON?) -> Void,
-    notifyAll: @escaping @Sendable (MessageRun) -> Void
+    notifyAll: @escaping @Sendable (MessageRun) -> Void, locale: MessageLocale
   ) async {
     await sourceChanged(
       FeedSourceEvent(change), services.feeds, notify: notify, notifyAll: notifyAll,
-      method: ProductNotifications.listUpdated)
+      method: ProductNotifications.listUpdated, locale: locale)
   }
 
   /// Brings the feeds of a live source up to date after `event`; `method`
@@ -156,10 +158,10 @@ enum FeedNotifications {
   static func sourceChanged(
     _ event: FeedSourceEvent, _ feeds: FeedEngine,
     notify: @escaping @Sendable (String, JSON?) -> Void,
-    notifyAll: @escaping @Sendable (MessageRun) -> Void, method: String
+    notifyAll: @escaping @Sendable (MessageRun) -> Void, method: String, locale: MessageLocale
   ) async {
     await feeds.apply(
-      event, notify: sender(notify, method: method),
-      notifyAll: runSender(notifyAll, method: method))
+      event, notify: sender(notify, method: method, locale: locale),
+      notifyAll: runSender(notifyAll, method: method, locale: locale))
   }
 }

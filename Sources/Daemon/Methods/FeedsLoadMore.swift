@@ -21,7 +21,8 @@ enum FeedsLoadMore {
   static let method = Method.task(contract, lane: FeedLane.byId) { params, context in
     let load = try await context.daemon.services.feeds.beginLoadMore(
       params[FeedLane.feedId],
-      notify: FeedNotifications.sender(context.notify, method: context.method))
+      notify: FeedNotifications.sender(
+        context.notify, method: context.method, locale: context.locale))
     context.leaveLane()
     return try await load.value.json
   }

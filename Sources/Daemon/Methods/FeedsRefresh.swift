@@ -16,7 +16,8 @@ enum FeedsRefresh {
   static let method = Method.task(contract, lane: FeedLane.byId) { params, context in
     let load = try await context.daemon.services.feeds.beginRefresh(
       params[FeedLane.feedId],
-      notify: FeedNotifications.sender(context.notify, method: context.method))
+      notify: FeedNotifications.sender(
+        context.notify, method: context.method, locale: context.locale))
     context.leaveLane()
     return try await load.value.json
   }

@@ -25,7 +25,7 @@ enum ProductsCreate {
       draft, changed: ProductNotifications.sender(context.notify))
     await FeedNotifications.productsChanged(
       ProductChange(reason: .created, id: product.id, product: product), context.daemon.services,
-      notify: context.notify, notifyAll: context.notifyAll)
+      notify: context.notify, notifyAll: context.notifyAll, locale: context.locale)
     return product.json
   }
 }

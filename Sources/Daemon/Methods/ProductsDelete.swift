@@ -15,7 +15,7 @@ enum ProductsDelete {
       id: id, changed: ProductNotifications.sender(context.notify))
     await FeedNotifications.productsChanged(
       ProductChange(reason: .deleted, id: id), context.daemon.services,
-      notify: context.notify, notifyAll: context.notifyAll)
+      notify: context.notify, notifyAll: context.notifyAll, locale: context.locale)
     return ["id": JSON(id)]
   }
 }

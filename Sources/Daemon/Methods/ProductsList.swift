@@ -26,9 +26,8 @@ enum ProductsList {
     refused: ["offset", "page", "skip"].map { ($0, numberedPagingReason) })
 
   /// Offset or page-number paging would otherwise get the first page every time.
-  static let numberedPagingReason =
-    "unknown parameter; products/list pages by cursor: pass the nextCursor of the "
-    + "previous page as cursor (none for the first page)"
+  static let numberedPagingReason: LocalizedText =
+    "products/list pages by cursor: send the previous page's nextCursor as cursor"
 
   static let method = Method.task(contract, startsOnReader: true) { params, context in
     let query = listQuery(params, cursor: params[cursor], limit: params[limit])

@@ -39,7 +39,7 @@ enum ProductsUpdate {
       changed: ProductNotifications.sender(context.notify))
     await FeedNotifications.productsChanged(
       ProductChange(reason: .updated, id: product.id, product: product), context.daemon.services,
-      notify: context.notify, notifyAll: context.notifyAll)
+      notify: context.notify, notifyAll: context.notifyAll, locale: context.locale)
     return product.json
   }
 

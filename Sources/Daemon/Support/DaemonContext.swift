@@ -8,6 +8,8 @@ final class DaemonContext: Sendable {
   let services: ServiceHub
   let statistics = RequestStatistics()
   let timings = MethodTimings()
+  /// The language of error messages until a session's `initialize` names one.
+  let defaultLocale = MessageLocale.fromEnvironment(ProcessInfo.processInfo.environment)
   /// When the daemon started (monotonic seconds).
   let startedAt = monotonicSeconds()
   /// Bytes waiting for the client, for `daemon/status`; 0 without an outbox.
@@ -23,8 +25,8 @@ final class DaemonContext: Sendable {
   }
 
   /// Handles `initialize`: records the client id (given, or the one persisted
-  /// in the data dir) and describes the server.
-  func initialize(_ params: JSON?) throws -> JSON {
+  /// in the data dir), picks the language of error messages, and describes the server.
+  func initialize(_ params: JSON?) throws -> (result: JSON, locale: MessageLocale) {
     let params = try LifecycleContracts.initialize.check(params)
     let clientName = params[LifecycleContracts.clientInfo]?["name"]?.stringValue
     let given = params[LifecycleContracts.clientId]
@@ -35,8 +37,9 @@ final class DaemonContext: Sendable {
       id = try DataDirectory(path: configuration.dataDirectory).persistentClientId()
     }
     services.clientIdentity.set(id)
+    let locale = params[LifecycleContracts.locale].flatMap(MessageLocale.init(identifier:))
     Log.debug("initialized", ["client.name": clientName ?? "-", "client.id": id])
-    return [
+    let result: JSON = [
       "serverInfo": ["name": "catalogd", "version": JSON(Version.current)],
       "clientId": JSON(id),
       "capabilities": [
@@ -51,5 +54,6 @@ final class DaemonContext: Sendable {
         "workDoneProgress": true,
       ],
     ]
+    return (result, locale ?? defaultLocale)
   }
 }

@@ -89,9 +89,12 @@ final class ServiceHub: Sendable {
   /// Where notifications of changes made elsewhere go, once `startWatching` runs.
   func setUnsolicitedNotifications(
     _ notify: @escaping @Sendable (String, JSON?) -> Void,
-    all notifyAll: @escaping @Sendable (MessageRun) -> Void
+    all notifyAll: @escaping @Sendable (MessageRun) -> Void,
+    locale: @escaping @Sendable () -> MessageLocale
   ) {
-    unsolicited.withLock { $0 = UnsolicitedNotifications(one: notify, all: notifyAll) }
+    unsolicited.withLock {
+      $0 = UnsolicitedNotifications(one: notify, all: notifyAll, locale: locale)
+    }
   }
 
   /// Starts forwarding changes made elsewhere (other daemons on the catalog);
@@ -106,7 +109,8 @@ final class ServiceHub: Sendable {
       for await change in changes {
         // The feeds first: a client told of a change finds it in its feeds.
         await FeedNotifications.productsChanged(
-          change, self, notify: notifications.one, notifyAll: notifications.all)
+          change, self, notify: notifications.one, notifyAll: notifications.all,
+          locale: notifications.locale())
         ProductNotifications.send(change, notifications.one)
       }
     }
@@ -126,7 +130,7 @@ final class ServiceHub: Sendable {
       for await event in events {
         await FeedNotifications.sourceChanged(
           FeedSourceEvent(event), feeds, notify: notifications.one, notifyAll: notifications.all,
-          method: FeedNotifications.itemsChanged)
+          method: FeedNotifications.itemsChanged, locale: notifications.locale())
       }
     }
   }
@@ -166,6 +170,8 @@ final class ServiceHub: Sendable {
 struct UnsolicitedNotifications: Sendable {
   let one: @Sendable (String, JSON?) -> Void
   let all: @Sendable (MessageRun) -> Void
+  /// The session's language, for the error of a reload that failed.
+  let locale: @Sendable () -> MessageLocale
 }
 
 /// The client's per-device id, shared with the backends that send it upstream.

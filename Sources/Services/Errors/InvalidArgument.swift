@@ -1,3 +1,5 @@
+import Protocol
+
 /// An argument breaks a rule of the service's domain; the daemon answers -32602
 /// with `data: {field, reason}`.
 ///
@@ -9,10 +11,11 @@
 public struct InvalidArgument: Error, Sendable, Hashable, CustomStringConvertible {
   /// The param's wire name, such as `maxLength`.
   public let field: String
-  /// Why the value is refused, as a sentence fragment: "must be at least 1".
-  public let reason: String
+  /// Why the value is refused, as a sentence fragment in the session's
+  /// language: "must be at least 1" (each has its Korean in `MessageCatalog`).
+  public let reason: LocalizedText
 
-  public init(field: String, reason: String) {
+  public init(field: String, reason: LocalizedText) {
     self.field = field
     self.reason = reason
   }

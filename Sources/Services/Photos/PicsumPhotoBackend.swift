@@ -96,7 +96,7 @@ public final class PicsumPhotoBackend: PhotoBackend {
     let response = try await client.send(request, for: Self.service)
     if response.status == 404, let id { throw NotFound(resource: "photo", id: id) }
     guard response.isSuccess else {
-      throw UpstreamFailure.badResponse(
+      throw UpstreamFailure.errorStatus(
         service: Self.service, status: response.status, message: upstreamMessage(response.body))
     }
     return response

@@ -1,4 +1,5 @@
 import Glibc
+import Protocol
 
 /// An import file mapped into memory read-only: the parsers walk its bytes
 /// in place, so a file of a million rows costs page cache, not heap.
@@ -12,10 +13,10 @@ final class PlaceImportFile {
   ///   is not a regular file, or cannot be mapped.
   init(path: String) throws(InvalidArgument) {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw Self.failure("cannot be opened", errno) }
+    guard fd >= 0 else { throw Self.failure(.phrase("cannot be opened"), errno) }
     defer { close(fd) }
     var status = stat()
-    guard fstat(fd, &status) == 0 else { throw Self.failure("cannot be read", errno) }
+    guard fstat(fd, &status) == 0 else { throw Self.failure(.phrase("cannot be read"), errno) }
     guard (status.st_mode & S_IFMT) == S_IFREG else {
       throw InvalidArgument(field: "path", reason: "is not a regular file")
     }
@@ -25,7 +26,9 @@ final class PlaceImportFile {
       return
     }
     let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0)
-    guard let mapped, mapped != MAP_FAILED else { throw Self.failure("cannot be mapped", errno) }
+    guard let mapped, mapped != MAP_FAILED else {
+      throw Self.failure(.phrase("cannot be mapped"), errno)
+    }
     madvise(mapped, count, MADV_SEQUENTIAL)
     base = mapped
   }
@@ -34,7 +37,7 @@ final class PlaceImportFile {
     if let base { munmap(base, count) }
   }
 
-  private static func failure(_ what: String, _ code: Int32) -> InvalidArgument {
+  private static func failure(_ what: LocalizedText, _ code: Int32) -> InvalidArgument {
     InvalidArgument(field: "path", reason: "\(what): \(String(cString: strerror(code)))")
   }
 

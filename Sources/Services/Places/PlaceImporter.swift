@@ -77,10 +77,10 @@ struct PlaceImporter {
       field.isRequired && !columns.contains(field)
     }
     guard missing.isEmpty else {
+      let names = missing.map(\.name).joined(separator: ", ")
       throw InvalidArgument(
         field: "path",
-        reason: "has a CSV header without \(missing.map(\.name).joined(separator: ", "))"
-          + " (required: \(PlaceRecord.Field.requiredNames))")
+        reason: "has a CSV header without \(names) (required: \(PlaceRecord.Field.requiredNames))")
     }
     while let record = reader.next(into: &fields) {
       if record.isUnterminated {

@@ -67,7 +67,7 @@ public final class RemotePlaceBackend: PlaceBackend {
     let body = response.json
     guard response.isSuccess else {
       // Auth (401, 403), quota (429) and the rest: the upstream's own words.
-      throw UpstreamFailure.badResponse(
+      throw UpstreamFailure.errorStatus(
         service: Self.service, status: response.status,
         message: KakaoLocalFormat.errorMessage(try? body.get()))
     }
@@ -96,9 +96,7 @@ public final class RemotePlaceBackend: PlaceBackend {
   ) async throws -> PlaceImportResult {
     throw InvalidArgument(
       field: "path",
-      reason:
-        "cannot be imported while places come from a remote server; `catalogd import places` imports into the embedded store"
-    )
+      reason: "cannot be imported while places come from a remote server")
   }
 
   private func remember(_ places: [Place]) {

@@ -24,7 +24,7 @@ public struct GraphQLProductBackend: ProductBackend {
   public var kind: String { "remote" }
 
   static let service = "products"
-  static let unsupported = "not supported by the remote products backend"
+  static let unsupported: LocalizedText = "not supported by the remote products backend"
   /// The largest price a GraphQL `Int` can carry.
   static let maxPrice = Int(Int32.max)
 
@@ -178,7 +178,7 @@ public struct GraphQLProductBackend: ProductBackend {
       // An error page need not be JSON; when it is, it carries the message.
       let message: String? =
         if case .success(let json) = parsed { Self.errorMessage(json) } else { nil }
-      throw UpstreamFailure.badResponse(service: Self.service, status: status, message: message)
+      throw UpstreamFailure.errorStatus(service: Self.service, status: status, message: message)
     }
     let json: JSON
     switch parsed {
@@ -196,9 +196,11 @@ public struct GraphQLProductBackend: ProductBackend {
       }
       // Partial data beside errors is a failure all the same: part of it is missing.
       if !list.isEmpty {
-        throw UpstreamFailure.badResponse(
-          service: Self.service, status: status,
-          message: Self.errorMessage(json) ?? "GraphQL error without a message")
+        guard let message = Self.errorMessage(json) else {
+          throw UpstreamFailure.badResponse(
+            service: Self.service, status: status, message: "GraphQL error without a message")
+        }
+        throw UpstreamFailure.refused(service: Self.service, status: status, message: message)
       }
     }
     guard let data = object["data"]?.objectValue else {

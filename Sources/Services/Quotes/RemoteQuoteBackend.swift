@@ -101,7 +101,7 @@ public struct RemoteQuoteBackend: QuoteBackend {
       {
         throw QuotesError.noMatch
       }
-      throw UpstreamFailure.badResponse(
+      throw UpstreamFailure.errorStatus(
         service: Self.service, status: response.status, message: message)
     }
     switch body {

@@ -1,7 +1,8 @@
 /// An upstream (remote backend) failed; shared by every service.
 ///
-/// The daemon maps `.unavailable` to -32020 with `data: {service, retryable: true}`
-/// and `.badResponse` to -32021 with `data: {service, status?, upstreamMessage?}`.
+/// The daemon maps `.unavailable` to -32020 with `data: {service, retryable: true}`,
+/// and `.refused` and `.badResponse` to -32021 with `data: {service, status?,
+/// upstreamMessage?}`; a refusal's message is the error's message too.
 /// Reasons and messages never contain secrets: they come from the HTTP client's
 /// connection errors or the upstream's own error message, never from headers.
 public enum UpstreamFailure: Error, Sendable, Hashable {
@@ -12,11 +13,26 @@ public enum UpstreamFailure: Error, Sendable, Hashable {
   /// not 2xx, a body that is not JSON, or JSON without the expected fields.
   /// `status` is nil when the exchange failed before a status could be used.
   case badResponse(service: String, status: Int?, message: String?)
+  /// The upstream refused the request and said why in words of its own,
+  /// meant for people (the product server's validation text, a quota notice).
+  case refused(service: String, status: Int, message: String)
 
   public var service: String {
     switch self {
-    case .unavailable(let service, _), .badResponse(let service, _, _): service
+    case .unavailable(let service, _), .badResponse(let service, _, _),
+      .refused(let service, _, _):
+      service
     }
+  }
+
+  /// An error status with the upstream's own message when it gave one.
+  public static func errorStatus(service: String, status: Int, message: String?)
+    -> UpstreamFailure
+  {
+    guard let message, !message.isEmpty else {
+      return .badResponse(service: service, status: status, message: nil)
+    }
+    return .refused(service: service, status: status, message: message)
   }
 }
 
@@ -28,6 +44,8 @@ extension UpstreamFailure: CustomStringConvertible {
     case .badResponse(let service, let status, let message):
       "the \(service) upstream answered badly"
         + (status.map { " (status \($0))" } ?? "") + (message.map { ": \($0)" } ?? "")
+    case .refused(let service, let status, let message):
+      "the \(service) upstream refused (status \(status)): \(message)"
     }
   }
 }

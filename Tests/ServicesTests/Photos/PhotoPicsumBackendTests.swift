@@ -63,8 +63,14 @@ final class PhotoPicsumBackendTests: XCTestCase {
     ] {
       server.setReplies([reply], for: "/v2/list")
       let error = await thrownError { try await backend.list(page: 1, limit: 30) }
-      guard case .badResponse(let service, let got, _) = error as? UpstreamFailure else {
-        XCTFail("got \(String(describing: error))")
+      let failure = error as? UpstreamFailure
+      guard case .badResponse(let service, let got, _) = failure else {
+        guard case .refused(let service, let got, _) = failure else {
+          XCTFail("got \(String(describing: error))")
+          continue
+        }
+        XCTAssertEqual(service, "photos")
+        XCTAssertEqual(got, status)
         continue
       }
       XCTAssertEqual(service, "photos")

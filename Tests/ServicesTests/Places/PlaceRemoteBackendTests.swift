@@ -104,9 +104,9 @@ final class PlaceRemoteBackendTests: XCTestCase {
     XCTAssertEqual(
       failures,
       [
-        .badResponse(
+        .refused(
           service: "places", status: 401, message: "AccessDeniedError: cannot find appkey"),
-        .badResponse(
+        .refused(
           service: "places", status: 429, message: "RequestThrottled: API limit has been exceeded."),
         .badResponse(service: "places", status: 502, message: nil),
         .badResponse(service: "places", status: 200, message: "malformed response: no meta object"),

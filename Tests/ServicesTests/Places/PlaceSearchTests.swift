@@ -10,7 +10,7 @@ final class PlaceSearchTests: XCTestCase {
       _ = try body()
       return nil
     } catch let error as InvalidArgument {
-      return error.field + ": " + error.reason
+      return error.field + ": " + error.reason.english
     } catch {
       return "\(error)"
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Protocol
 import Synchronization
 import XCTest
 
@@ -336,7 +337,8 @@ final class PlaceStoreTests: XCTestCase {
         _ = try await store.importPlaces(path: path) { _ in }
         XCTFail("\(name) was imported")
       } catch let error as InvalidArgument {
-        XCTAssertEqual(error, InvalidArgument(field: "path", reason: reason), name)
+        XCTAssertEqual(
+          error, InvalidArgument(field: "path", reason: LocalizedText(template: reason)), name)
       }
     }
     do {
@@ -344,7 +346,7 @@ final class PlaceStoreTests: XCTestCase {
       XCTFail("a missing file was imported")
     } catch let error as InvalidArgument {
       XCTAssertEqual(error.field, "path")
-      XCTAssertTrue(error.reason.hasPrefix("cannot be opened: "), error.reason)
+      XCTAssertTrue(error.reason.english.hasPrefix("cannot be opened: "), error.reason.english)
     }
     let count = try await store.count()
     XCTAssertEqual(count, Self.demoCount)

@@ -32,10 +32,13 @@ final class GraphQLProductBackendTests: XCTestCase {
       endpoint: try server().endpoint, clientId: { clientId.current }, timeout: timeout)
   }
 
-  /// The message of a `badResponse` with `status`, or a test failure.
+  /// The message of a `badResponse` or a `refused` with `status`, or a test failure.
   private func badResponseMessage(
     _ error: (any Error)?, status: Int, file: StaticString = #filePath, line: UInt = #line
   ) -> String? {
+    if case .refused("products", status, let message) = error as? UpstreamFailure {
+      return message
+    }
     guard case .badResponse("products", status, let message) = error as? UpstreamFailure else {
       XCTFail(
         "expected a bad response with status \(status), got \(String(describing: error))",
@@ -317,7 +320,7 @@ final class GraphQLProductBackendTests: XCTestCase {
     try await server().setFaults(["errors": "boom"])
     let list = await thrownError { try await backend.list(ProductListQuery()) }
     XCTAssertEqual(
-      list as? UpstreamFailure, .badResponse(service: "products", status: 200, message: "boom"))
+      list as? UpstreamFailure, .refused(service: "products", status: 200, message: "boom"))
     let suppliers = await thrownError { try await backend.suppliers() }
     XCTAssertEqual(badResponseMessage(suppliers, status: 200), "boom")
   }
@@ -341,7 +344,7 @@ final class GraphQLProductBackendTests: XCTestCase {
     let get = await thrownError { try await backend.get(id: "p1") }
     XCTAssertEqual(
       get as? UpstreamFailure,
-      .badResponse(service: "products", status: 500, message: "database on fire"))
+      .refused(service: "products", status: 500, message: "database on fire"))
     try await server().setFaults(["status": 403])
     let list = await thrownError { try await backend.list(ProductListQuery()) }
     XCTAssertEqual(badResponseMessage(list, status: 403), "upstream failure")

@@ -130,13 +130,13 @@ final class RemoteQuoteBackendTests: XCTestCase {
     }
     XCTAssertEqual(
       random as? UpstreamFailure,
-      .badResponse(service: "quotes", status: 500, message: "Database on fire"))
+      .refused(service: "quotes", status: 500, message: "Database on fire"))
     let list = await thrownError {
       try await self.backend(server).list(page: 1, limit: 5, author: nil, tags: [])
     }
     XCTAssertEqual(
       list as? UpstreamFailure,
-      .badResponse(service: "quotes", status: 429, message: "Too many requests"))
+      .refused(service: "quotes", status: 429, message: "Too many requests"))
   }
 
   func testA404WithoutQuotableMessageIsABadResponse() async throws {

@@ -377,6 +377,8 @@ export interface InitializeParams {
   };
   /** the per-device UUID sent to the product upstream; without it the daemon uses a UUID persisted in its data dir */
   clientId?: string;
+  /** the language of error messages (ko or en; a tag such as ko-KR counts as ko); other languages get English; default from the daemon's LC_ALL, LC_MESSAGES or LANG, else en */
+  locale?: string;
 }
 
 /** Result of `initialize`. */

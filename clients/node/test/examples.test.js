@@ -198,7 +198,7 @@ test('the pager shows a failed load and retries it on Enter', async (t) => {
     env: { LINES: '6', COLUMNS: '100' },
   });
   assert.equal(code, 0, stderr);
-  const failed = 'photos · 0 · failed: The photos server is unavailable. (Enter: retry)';
+  const failed = 'photos · 0 · failed: The photos server cannot be reached; try again later. (Enter: retry)';
   const loading = 'photos · 0 · ⠋ loading…';
   assert.deepEqual(screens(stdout).map(status), [loading, failed, failed, loading, failed], 'j does not retry; Enter does');
   assert.equal(traceMethods(trace).filter((m) => m === 'feeds/loadMore').length, 2);

@@ -207,7 +207,7 @@ test('applyChanges leaves its input alone', () => {
 
 test('a failed load keeps the items and its error until a load succeeds', () => {
   const m = mirrorWith(1, 2);
-  const error = { code: -32020, message: 'The photos server is unavailable.', data: { service: 'photos', retryable: true } };
+  const error = { code: -32020, message: 'The photos server cannot be reached; try again later.', data: { service: 'photos', retryable: true } };
   const [event] = m.apply(STATE, state('failed', 2, error));
   assert.deepEqual(ids(m), [1, 2]);
   assert.ok(m.error instanceof UpstreamUnavailable && m.error.message === error.message);

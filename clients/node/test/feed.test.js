@@ -76,7 +76,7 @@ test('a failed load keeps the items and its error', async (t) => {
   assert.ok((await rejection(feed.loadMore())) instanceof UpstreamUnavailable);
   assert.equal(feed.state, 'failed');
   assert.ok(feed.error instanceof UpstreamUnavailable);
-  assert.equal(feed.error.message, 'The photos server is unavailable.');
+  assert.equal(feed.error.message, 'The photos server cannot be reached; try again later.');
   await feed.close();
 });
 

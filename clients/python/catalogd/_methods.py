@@ -82,7 +82,7 @@ PARAMS: Dict[str, Dict[str, str]] = {
         "changes": "changes",
     },
     "feeds/refresh": {"feedId": "feed_id"},
-    "initialize": {"clientInfo": "client_info", "clientId": "client_id"},
+    "initialize": {"clientInfo": "client_info", "clientId": "client_id", "locale": "locale"},
     "photos/image": {"id": "id"},
     "photos/list": {"page": "page", "limit": "limit"},
     "places/categories": {},
@@ -356,6 +356,7 @@ class ClientMethods:
         *,
         client_info: Optional[Mapping[str, Any]] = None,
         client_id: Optional[str] = None,
+        locale: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> InitializeResult:
         """Starts the session (Language Server Protocol conventions); every other request before it
@@ -367,6 +368,9 @@ class ClientMethods:
             client_info: who the client is, for logs (None leaves it out; wire `clientInfo`)
             client_id: the per-device UUID sent to the product upstream; without it the daemon uses
                 a UUID persisted in its data dir (None leaves it out; wire `clientId`)
+            locale: the language of error messages (ko or en; a tag such as ko-KR counts as ko);
+                other languages get English; default from the daemon's LC_ALL, LC_MESSAGES or LANG,
+                else en (None leaves it out)
             timeout: seconds to wait for the reply; None: the client's default.
 
         Returns: InitializeResult.
@@ -376,6 +380,8 @@ class ClientMethods:
             params["clientInfo"] = _w.to_json(client_info)
         if client_id is not None:
             params["clientId"] = _w.to_json(client_id)
+        if locale is not None:
+            params["locale"] = _w.to_json(locale)
         result = self.request("initialize", params, timeout=timeout)
         return InitializeResult.from_json(result)
 
@@ -1097,6 +1103,7 @@ class AsyncClientMethods:
         *,
         client_info: Optional[Mapping[str, Any]] = None,
         client_id: Optional[str] = None,
+        locale: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> InitializeResult:
         """Starts the session (Language Server Protocol conventions); every other request before it
@@ -1108,6 +1115,9 @@ class AsyncClientMethods:
             client_info: who the client is, for logs (None leaves it out; wire `clientInfo`)
             client_id: the per-device UUID sent to the product upstream; without it the daemon uses
                 a UUID persisted in its data dir (None leaves it out; wire `clientId`)
+            locale: the language of error messages (ko or en; a tag such as ko-KR counts as ko);
+                other languages get English; default from the daemon's LC_ALL, LC_MESSAGES or LANG,
+                else en (None leaves it out)
             timeout: seconds to wait for the reply; None: the client's default.
 
         Returns: InitializeResult.
@@ -1117,6 +1127,8 @@ class AsyncClientMethods:
             params["clientInfo"] = _w.to_json(client_info)
         if client_id is not None:
             params["clientId"] = _w.to_json(client_id)
+        if locale is not None:
+            params["locale"] = _w.to_json(locale)
         result = await self.request("initialize", params, timeout=timeout)
         return InitializeResult.from_json(result)
 

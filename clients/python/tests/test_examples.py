@@ -233,7 +233,7 @@ def test_the_feed_app_shows_a_failed_load_and_retries_on_enter(daemons):
                 input="j\nq", env={"LINES": "6", "COLUMNS": "100"})
     assert r.returncode == 0, r.stderr
     shown = screens(r.stdout)
-    failed = "photos · 0 · failed: The photos server is unavailable. (Enter: retry)"
+    failed = "photos · 0 · failed: The photos server cannot be reached; try again later. (Enter: retry)"
     loading = "photos · 0 · ⠋ loading…"
     statuses = [s.splitlines()[-2] for s in shown]
     assert statuses == [loading, failed, failed, loading, failed], "j does not retry a failed load; Enter does"

@@ -130,7 +130,7 @@ def test_a_failed_load_keeps_the_items_and_reports_its_error(daemons):
         with pytest.raises(UpstreamUnavailable):
             feed.load_more()
         assert feed.state == "failed" and isinstance(feed.error, UpstreamUnavailable)
-        assert feed.error.message == "The photos server is unavailable."
+        assert feed.error.message == "The photos server cannot be reached; try again later."
         feed.close()
 
 

@@ -296,7 +296,7 @@ def test_apply_changes_leaves_its_input_alone():
 
 def test_a_failed_load_keeps_the_items_and_its_error_until_a_load_succeeds():
     m = mirror_with(1, 2)
-    error = {"code": -32020, "message": "The photos server is unavailable.",
+    error = {"code": -32020, "message": "The photos server cannot be reached; try again later.",
              "data": {"service": "photos", "retryable": True}}
     events = m.apply(FEEDS_STATE_CHANGED, state("failed", 2, error))
     assert ids(m) == [1, 2] and m.state == "failed"
