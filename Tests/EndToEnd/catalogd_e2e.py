@@ -7,6 +7,14 @@ reply header other than exactly `Content-Length: N`, a body that is not one
 strict JSON text, or a reply in the wrong framing is recorded as a violation,
 which makes the next read fail and fails the test at teardown.
 
+The reader also holds the daemon to its declared contract, `openrpc.json` at
+the repository root: every successful `result` is validated against the
+`result.schema` of the method of the request it answers (requests are
+remembered as `send`, `request`, `call`, `result` and `send_raw` write them;
+bytes written with `_write_all` directly are not looked at), and every
+server→client notification's `params` against its `x-notifications` entry.
+A mismatch is recorded the same way, as a contract violation.
+
 Every wait has a timeout; nothing here blocks forever.
 """
 
@@ -24,9 +32,12 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+import jsonschema
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 JSON_TEST_SUITE_DIR = REPO_ROOT / "Tests" / "ProtocolTests" / "JSONTestSuite" / "test_parsing"
 QUOTES_CORPUS_PATH = REPO_ROOT / "Sources" / "Services" / "Quotes" / "Corpus" / "quotes.json"
+OPENRPC_PATH = REPO_ROOT / "openrpc.json"
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -72,7 +83,7 @@ def isolated_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, s
         for k, v in os.environ.items()
         if not k.startswith("CATALOGD_")
         and k.lower() not in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "ftp_proxy")
-        and k not in ("KAKAO_REST_API_KEY",)
+        and k not in ("KAKAO_REST_API_KEY", "LC_ALL", "LC_MESSAGES")
     }
     for sub in ("home", "xdg-config", "xdg-data", "xdg-cache", "xdg-state"):
         (home / sub).mkdir(parents=True, exist_ok=True)
@@ -84,6 +95,8 @@ def isolated_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, s
         XDG_STATE_HOME=str(home / "xdg-state"),
         NO_PROXY="*",
         no_proxy="*",
+        # Error messages in English whatever the machine's language (test_messages.py sets its own).
+        LANG="C.UTF-8",
     )
     if extra:
         env.update(extra)
@@ -205,6 +218,334 @@ def assert_invalid_request(resp: Any, id: Any = None) -> dict:
     return err
 
 
+# ---------------------------------------------------------------- the declared contract
+
+_IDENTIFIER_RE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+
+
+def json_path(root: str, path: Iterable[Any]) -> str:
+    """`result.items[0].price` for the path `["items", 0, "price"]` under `result`."""
+    out = root
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(part, str) and _IDENTIFIER_RE.match(part):
+            out += f".{part}"
+        else:
+            out += f"[{json.dumps(part, ensure_ascii=False)}]"
+    return out
+
+
+class _Unsupported(Exception):
+    pass
+
+
+# Keywords that only annotate: they never fail an instance.
+_ANNOTATIONS = {"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment",
+                "format", "$schema", "$id", "components"}
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """JSON Schema equality: numbers by value (1 == 1.0), booleans apart from numbers."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "null": lambda v: v is None,
+    "boolean": lambda v: isinstance(v, bool),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "string": lambda v: isinstance(v, str),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+}
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class _FastSchema:
+    """A schema compiled to nested closures that only say valid or not: the
+    cheap check of every result. The keywords it knows are the ones the
+    document uses; a schema with any other assertion is left to `jsonschema`
+    alone (`_Unsupported`). `jsonschema` still explains every failure."""
+
+    def __init__(self, doc: dict):
+        self.doc = doc
+        self.refs: dict[str, Callable[[Any], bool]] = {}
+
+    def compile(self, schema: Any) -> Callable[[Any], bool]:
+        if schema is True or schema == {}:
+            return lambda v: True
+        if schema is False:
+            return lambda v: False
+        if not isinstance(schema, dict):
+            raise _Unsupported(repr(schema))
+        checks: list[Callable[[Any], bool]] = []
+        for key, arg in schema.items():
+            if key in _ANNOTATIONS or key.startswith("x-"):
+                continue
+            checks.append(self._keyword(key, arg, schema))
+        if len(checks) == 1:
+            return checks[0]
+        return lambda v: all(check(v) for check in checks)
+
+    def _ref(self, ref: str) -> Callable[[Any], bool]:
+        if not ref.startswith("#/"):
+            raise _Unsupported(ref)
+        if ref not in self.refs:
+            self.refs[ref] = lambda v: self.refs[ref](v)  # a placeholder while compiling a recursive schema
+            target: Any = self.doc
+            for part in ref[2:].split("/"):
+                target = target[part.replace("~1", "/").replace("~0", "~")]
+            try:
+                self.refs[ref] = self.compile(target)
+            except _Unsupported:
+                del self.refs[ref]
+                raise
+        return lambda v: self.refs[ref](v)
+
+    def _keyword(self, key: str, arg: Any, schema: dict) -> Callable[[Any], bool]:
+        if key == "$ref":
+            return self._ref(arg)
+        if key == "type":
+            types = [_TYPE_CHECKS[t] for t in (arg if isinstance(arg, list) else [arg])]
+            return lambda v: any(t(v) for t in types)
+        if key == "enum":
+            return lambda v: any(_json_equal(v, e) for e in arg)
+        if key == "const":
+            return lambda v: _json_equal(v, arg)
+        if key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            op = {"minimum": lambda v: v >= arg, "maximum": lambda v: v <= arg,
+                  "exclusiveMinimum": lambda v: v > arg, "exclusiveMaximum": lambda v: v < arg}[key]
+            return lambda v: not _is_number(v) or op(v)
+        if key == "minLength":
+            return lambda v: not isinstance(v, str) or len(v) >= arg
+        if key == "maxLength":
+            return lambda v: not isinstance(v, str) or len(v) <= arg
+        if key == "minItems":
+            return lambda v: not isinstance(v, list) or len(v) >= arg
+        if key == "maxItems":
+            return lambda v: not isinstance(v, list) or len(v) <= arg
+        if key == "items":
+            item = self.compile(arg)
+            return lambda v: not isinstance(v, list) or all(item(x) for x in v)
+        if key == "required":
+            return lambda v: not isinstance(v, dict) or all(k in v for k in arg)
+        if key == "properties":
+            props = {k: self.compile(sub) for k, sub in arg.items()}
+            return lambda v: not isinstance(v, dict) or all(props[k](x) for k, x in v.items() if k in props)
+        if key == "additionalProperties":
+            known = set(schema.get("properties", {}))
+            if "patternProperties" in schema:
+                raise _Unsupported(key)
+            extra = self.compile(arg)
+            return lambda v: not isinstance(v, dict) or all(extra(x) for k, x in v.items() if k not in known)
+        if key in ("oneOf", "anyOf", "allOf"):
+            branches = [self.compile(b) for b in arg]
+            if key == "anyOf":
+                return lambda v: any(b(v) for b in branches)
+            if key == "allOf":
+                return lambda v: all(b(v) for b in branches)
+            return lambda v: sum(1 for b in branches if b(v)) == 1
+        raise _Unsupported(key)
+
+
+class Contract:
+    """What `openrpc.json` declares about the daemon's output: the schema of
+    each method's result and of each server→client notification's params,
+    compiled once into one validator each. Its `$ref`s
+    (`#/components/schemas/X`) resolve against the document's components.
+    Methods and notifications the document does not declare (and the schema
+    `{}`) accept anything. A cheap compiled check passes valid values; a value
+    it rejects is explained by `jsonschema` (Draft 2020-12)."""
+
+    def __init__(self, doc: dict, source: str = "openrpc.json"):
+        self.doc = doc
+        self.source = source
+        self._fast = _FastSchema(doc)
+        components = doc.get("components", {})
+        self.results: dict[str, Any] = {}
+        for m in doc.get("methods", []):
+            schema = m.get("result", {}).get("schema", {})
+            self.results[m["name"]] = self._compile(schema, components, f"the result of {m['name']}")
+        self.notifications: dict[str, Any] = {}
+        for n in doc.get("x-notifications", []):
+            if "params" in n and str(n.get("direction", "")).startswith("server"):
+                self.notifications[n["name"]] = self._compile(n["params"], components, f"the params of {n['name']}")
+
+    def _compile(self, schema: Any, components: dict, what: str) -> tuple[Callable[[Any], bool] | None, Any] | None:
+        if schema is True or schema == {}:
+            return None
+        root = {**schema, "components": components} if isinstance(schema, dict) else schema
+        try:
+            jsonschema.Draft202012Validator.check_schema(root)
+        except jsonschema.SchemaError as e:
+            raise AssertionError(f"{self.source}: the schema of {what} is not a valid JSON Schema: {e.message}") from None
+        try:
+            fast: Callable[[Any], bool] | None = self._fast.compile(schema)
+        except _Unsupported:
+            fast = None
+        return fast, jsonschema.Draft202012Validator(root)
+
+    @staticmethod
+    def _problems(compiled: Any, instance: Any, root: str) -> list[str]:
+        if compiled is None:
+            return []
+        fast, validator = compiled
+        if fast is not None and fast(instance):
+            return []
+        errors = list(validator.iter_errors(instance))
+        if not errors:
+            return []
+        out = []
+        for e in errors[:3]:  # in document order
+            best = jsonschema.exceptions.best_match([e])  # descends into oneOf/anyOf to the branch that came closest
+            schema_path = "/".join(str(p) for p in best.absolute_schema_path)
+            out.append(f"{json_path(root, best.absolute_path)}: {short(best.message, 300)} (schema path {schema_path})")
+        if len(errors) > 3:
+            out.append(f"... and {len(errors) - 3} more")
+        return out
+
+    def result_problems(self, method: str, result: Any) -> list[str]:
+        """How `result` breaks `method`'s declared result schema (nothing when it does not)."""
+        return self._problems(self.results.get(method), result, "result")
+
+    def notification_problems(self, method: str, msg: dict) -> list[str]:
+        """How the notification `msg` breaks its declared params schema."""
+        compiled = self.notifications.get(method)
+        if compiled is None:
+            return []
+        if "params" not in msg:
+            return ["params: missing, but the notification declares params"]
+        return self._problems(compiled, msg["params"], "params")
+
+
+_CONTRACT: Contract | None = None
+_CONTRACT_LOCK = threading.Lock()
+
+
+def contract() -> Contract:
+    """The contract of the repository's `openrpc.json`, loaded once per process."""
+    global _CONTRACT
+    with _CONTRACT_LOCK:
+        if _CONTRACT is None:
+            with open(OPENRPC_PATH, encoding="utf-8") as f:
+                _CONTRACT = Contract(json.load(f), str(OPENRPC_PATH.relative_to(REPO_ROOT)))
+        return _CONTRACT
+
+
+class _Requests:
+    """The requests written to the daemon, by id, so the reader knows which
+    method a response answers. Message objects sent whole are noted as they
+    are; bytes written raw are split into messages the way the daemon splits
+    them (LSP header blocks or NDJSON lines, told apart per message) and
+    parsed, best effort: bytes that do not frame or parse are skipped, and the
+    responses to them go unchecked. An id still awaiting responses to two
+    different methods is ambiguous: its next response goes unchecked too."""
+
+    MAX_PARSED_BODY = 8 << 20
+    """Larger bodies (the size-limit tests' echoes) are framed past but not parsed."""
+    MAX_BUFFERED = 64 << 20
+    """A body or line longer than this is taken as garbage: the buffer is dropped."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._buf = bytearray()
+        self._pending: dict[tuple[str, Any], collections.deque[str]] = {}
+
+    @staticmethod
+    def _key(id: Any) -> tuple[str, Any] | None:
+        if id is None or isinstance(id, (str, int, float)):
+            return (type(id).__name__, id)
+        return None
+
+    def written(self, data: bytes, obj: Any = ABSENT) -> None:
+        """`data` is about to be written; `obj` is the one message it frames, when known."""
+        with self._lock:
+            if obj is not ABSENT and not self._buf:
+                self._note(obj)
+            else:
+                self._feed(data)
+
+    def answered(self, id: Any) -> str | None:
+        """The method of the request a response with `id` answers, when known for sure."""
+        key = self._key(id)
+        if key is None:
+            return None
+        with self._lock:
+            waiting = self._pending.get(key)
+            if not waiting:
+                return None
+            method = waiting.popleft()
+            ambiguous = any(m != method for m in waiting)
+            if not waiting:
+                del self._pending[key]
+        return None if ambiguous else method
+
+    def _note(self, obj: Any) -> None:
+        for msg in obj if isinstance(obj, list) else [obj]:
+            if isinstance(msg, dict) and "id" in msg and isinstance(msg.get("method"), str):
+                key = self._key(msg["id"])
+                if key is not None:
+                    self._pending.setdefault(key, collections.deque()).append(msg["method"])
+
+    def _note_body(self, body: bytes) -> None:
+        if len(body) > self.MAX_PARSED_BODY or b'"method"' not in body:
+            return
+        try:
+            obj = json.loads(body.decode("utf-8"))
+        except (ValueError, RecursionError):
+            return
+        self._note(obj)
+
+    def _feed(self, data: bytes) -> None:
+        buf = self._buf
+        buf += data
+        n = len(buf)
+        pos = 0
+        while pos < n:
+            if buf[pos] in b" \t\r\n":
+                pos += 1
+                continue
+            if buf[pos] in b"Cc":  # a header block; a JSON text starts otherwise
+                end = buf.find(b"\r\n\r\n", pos)
+                if end < 0:
+                    if n - pos > 65536:  # not a header block the daemon would wait for
+                        pos = n
+                    break
+                length = None
+                for line in bytes(buf[pos:end]).split(b"\r\n"):
+                    name, sep, value = line.partition(b":")
+                    if sep and name.strip().lower() == b"content-length" and value.strip().isdigit():
+                        length = int(value.strip())
+                if length is None or length > self.MAX_BUFFERED:
+                    pos = end + 4
+                    continue
+                if n < end + 4 + length:
+                    break
+                self._note_body(bytes(buf[end + 4 : end + 4 + length]))
+                pos = end + 4 + length
+            else:
+                nl = buf.find(b"\n", pos)
+                if nl < 0:
+                    if n - pos > self.MAX_BUFFERED:
+                        pos = n
+                    break
+                self._note_body(bytes(buf[pos:nl]))
+                pos = nl + 1
+        del buf[:pos]
+
+
 # ---------------------------------------------------------------- reading
 
 
@@ -225,8 +566,18 @@ class Frame:
 
 
 class Violation:
-    def __init__(self, what: str):
+    """Something wrong on stdout: bytes that are not the protocol ("stdout"),
+    or a message that breaks the declared contract ("contract")."""
+
+    def __init__(self, what: str, kind: str = "stdout"):
         self.what = what
+        self.kind = kind
+
+    @property
+    def headline(self) -> str:
+        if self.kind == "contract":
+            return f"catalogd broke its declared contract ({contract().source})"
+        return "catalogd wrote non-protocol output on stdout"
 
     def __repr__(self) -> str:
         return f"Violation({self.what})"
@@ -292,6 +643,10 @@ class Daemon:
         self._stash: "collections.deque[Frame]" = collections.deque()
         self._eof = False
         self.violations: list[str] = []
+        """What was wrong on stdout; contract violations start with `contract: `."""
+        self.contract = contract()
+        """The declared schemas every result and notification is checked against."""
+        self._requests = _Requests()
         self.recent: "collections.deque[Frame]" = collections.deque(maxlen=20)
         self.received = 0
         self.unclaimed: list[Any] = []
@@ -332,9 +687,34 @@ class Daemon:
             self._violate(f"stdout ended inside a message: {short(bytes(buf[:300]))}")
         self._q.put(EOF)
 
-    def _violate(self, what: str) -> None:
-        self.violations.append(what)
-        self._q.put(Violation(what))
+    def _violate(self, what: str, kind: str = "stdout") -> None:
+        self.violations.append(f"contract: {what}" if kind == "contract" else what)
+        self._q.put(Violation(what, kind))
+
+    def _check_contract(self, obj: Any) -> None:
+        """A contract violation for each result or notification in `obj` that
+        breaks its declared schema; queued before the message itself, so the
+        read that would return it fails instead."""
+        for msg in obj if isinstance(obj, list) else [obj]:
+            if not isinstance(msg, dict):
+                continue
+            if "id" in msg and "result" in msg and "method" not in msg:
+                method = self._requests.answered(msg["id"])
+                if method is None:
+                    continue
+                problems = self.contract.result_problems(method, msg["result"])
+                if problems:
+                    self._violate(
+                        f"the result of {method} (id {msg['id']!r}) does not match its declared result schema: "
+                        + "; ".join(problems) + f"\n  result: {short(msg['result'], 1000)}", "contract")
+            elif "id" in msg and "error" in msg and "method" not in msg:
+                self._requests.answered(msg["id"])
+            elif "method" in msg and "id" not in msg and isinstance(msg["method"], str):
+                problems = self.contract.notification_problems(msg["method"], msg)
+                if problems:
+                    self._violate(
+                        f"the notification {msg['method']} does not match its declared params schema: "
+                        + "; ".join(problems) + f"\n  params: {short(msg.get('params'), 1000)}", "contract")
 
     def _parse(self, buf: bytearray) -> int:
         pos = 0
@@ -391,6 +771,7 @@ class Daemon:
             self._violate(f"stdout carried a body that is not strict JSON ({e}): {short(body)}")
             return
         frame = Frame(framing, headers, body, obj, time.monotonic())
+        self._check_contract(obj)
         self.received += 1
         self.recent.append(frame)
         self._q.put(frame)
@@ -446,7 +827,7 @@ class Daemon:
                 pass
             raise AssertionError("catalogd closed its stdout" + self.diag())
         if isinstance(item, Violation):
-            raise AssertionError(f"catalogd wrote non-protocol output on stdout: {item.what}" + self.diag())
+            raise AssertionError(f"{item.headline}: {item.what}" + self.diag())
         return item
 
     def read_message(self, timeout: float = DEFAULT_TIMEOUT) -> Any:
@@ -506,7 +887,7 @@ class Daemon:
         if item is EOF:
             self._eof = True
             raise AssertionError("catalogd closed its stdout" + self.diag())
-        raise AssertionError(f"catalogd wrote non-protocol output on stdout: {item!r}" + self.diag())
+        raise AssertionError(f"{item.headline}: {item.what}" + self.diag())
 
     # ------------------------------------------------------------ writing
 
@@ -515,6 +896,10 @@ class Daemon:
 
     def send_raw(self, data: bytes, timeout: float = 60.0) -> None:
         """Write `data` to stdin in full. Large writes run in a thread so a daemon that stops reading fails the test instead of hanging it."""
+        self._requests.written(data)
+        self._write(data, timeout)
+
+    def _write(self, data: bytes, timeout: float = 60.0) -> None:
         if len(data) <= 1 << 20:
             self._write_all(data)
             return
@@ -543,7 +928,9 @@ class Daemon:
                 view = view[written:]
 
     def send(self, obj: Any) -> None:
-        self.send_raw(self.frame(dumps(obj)))
+        data = self.frame(dumps(obj))
+        self._requests.written(data, obj)
+        self._write(data)
 
     def new_id(self) -> int:
         i = self._next_id

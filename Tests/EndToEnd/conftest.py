@@ -194,7 +194,8 @@ def spawn(catalogd_bin, tmp_path, catalog_backend):
     yield s
     problems = s.finish_all()
     if problems:
-        pytest.fail("catalogd wrote non-protocol output on stdout:\n" + "\n".join(problems), pytrace=False)
+        pytest.fail("catalogd wrote non-protocol output on stdout or broke its declared contract (openrpc.json):\n"
+                    + "\n".join(problems), pytrace=False)
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   /// Tells this daemon's changes from others' in notifications.
   private let origin: String
   /// Whether the listener was started (by the first `externalChanges`).
-  private let isListening = Atomic<Bool>(false)
+  private let isWatching = Atomic<Bool>(false)
   /// Calls wait until the listener's first attempt ended, so a client hears of
   /// every change made after its first products request was answered.
   private let listenerStart = Mutex(ListenerStart.notStarted)
@@ -281,7 +281,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   // MARK: - Writes
 
   public func create(_ draft: ProductDraft) async throws -> Product {
-    let supplier = try Self.supplierRowID(draft.supplierId)
+    let supplier = try ProductRow.supplierRowID(draft.supplierId)
     await listenerStarted()
     let opened: Connections
     do {
@@ -416,7 +416,8 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     -> Product
   {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
-    let supplier: Int64?? = try patch.supplierId.map { value in try Self.supplierRowID(value) }
+    let supplier: Int64?? = try patch.supplierId.map { value in try ProductRow.supplierRowID(value)
+    }
     return try await database(.write, supplier: supplier ?? nil) { session in
       guard
         let current = try session.execute(
@@ -467,14 +468,6 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     guard deleted > 0 else { throw NotFound(resource: "product", id: id) }
   }
 
-  private static func supplierRowID(_ id: String?) throws(InvalidArgument) -> Int64? {
-    guard let id else { return nil }
-    guard let rowID = ProductRow.rowID(id) else {
-      throw InvalidArgument(field: "supplierId", reason: "no supplier with id \(id)")
-    }
-    return rowID
-  }
-
   // MARK: - Rows
 
   /// The server's clock in microseconds since the epoch, one value per
@@ -505,7 +498,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       createdMicroseconds: created)
   }
 
-  // MARK: - Bulk data
+  // MARK: - Demo data
 
   public func seed(count: Int, progress: @Sendable (Int) -> Void) async throws {
     let batchSize = 20_000
@@ -565,11 +558,11 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   /// Other daemons' changes, from the first call on (the daemon asks right
   /// after `initialize`): the listener connects then and keeps listening.
   public func externalChanges() -> AsyncStream<ProductChange> {
-    if !isListening.exchange(true, ordering: .relaxed) { startListening() }
+    if !isWatching.exchange(true, ordering: .relaxed) { startWatching() }
     return external.stream
   }
 
-  private func startListening() {
+  private func startWatching() {
     let (events, eventSink) = AsyncStream.makeStream(
       of: PostgresListener.Event.self, bufferingPolicy: .bufferingNewest(1_000))
     let log = log

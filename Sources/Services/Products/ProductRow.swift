@@ -13,6 +13,16 @@ struct ProductRow {
     return value
   }
 
+  /// The supplier row a draft's or patch's `supplierId` names; a malformed
+  /// id names no supplier (both catalogs answer the same).
+  static func supplierRowID(_ id: String?) throws(InvalidArgument) -> Int64? {
+    guard let id else { return nil }
+    guard let rowID = rowID(id) else {
+      throw InvalidArgument(field: "supplierId", reason: "no supplier with id \(id)")
+    }
+    return rowID
+  }
+
   /// The page of `rows` fetched with `limit + 1` (the extra row tells that
   /// another page follows), and the cursor of the next page.
   static func page(

@@ -142,7 +142,7 @@ public final class SQLiteProductBackend: ProductBackend {
   // MARK: - Writes
 
   public func create(_ draft: ProductDraft) async throws -> Product {
-    let supplier = try supplierRowID(draft.supplierId)
+    let supplier = try ProductRow.supplierRowID(draft.supplierId)
     let origin = origin
     return try await connection().writeBatched { database in
       if let supplier { try Self.requireSupplier(database, supplier) }
@@ -167,7 +167,8 @@ public final class SQLiteProductBackend: ProductBackend {
     -> Product
   {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
-    let supplier: Int64?? = try patch.supplierId.map { value in try supplierRowID(value) }
+    let supplier: Int64?? = try patch.supplierId.map { value in try ProductRow.supplierRowID(value)
+    }
     let origin = origin
     return try await connection().write { database in
       guard
@@ -223,14 +224,6 @@ public final class SQLiteProductBackend: ProductBackend {
       }
       try Self.logChange(database, .deleted, id: rowID, origin: origin)
     }
-  }
-
-  private func supplierRowID(_ id: String?) throws(InvalidArgument) -> Int64? {
-    guard let id else { return nil }
-    guard let rowID = ProductRow.rowID(id) else {
-      throw InvalidArgument(field: "supplierId", reason: "no supplier with id \(id)")
-    }
-    return rowID
   }
 
   private static func requireSupplier(_ database: SQLiteDatabase, _ id: Int64) throws {
