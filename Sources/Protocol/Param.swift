@@ -16,18 +16,6 @@ public struct Param<Value: Sendable>: DeclaredParam {
   }
 }
 
-/// A param with its type erased, for a method's list of params.
-public protocol DeclaredParam: Sendable {
-  var member: Member { get }
-}
-
-extension ObjectShape {
-  /// The shape of an object of these params.
-  public init(_ params: [any DeclaredParam], strict: Bool = true) {
-    self.init(members: params.map(\.member), strict: strict)
-  }
-}
-
 extension Param where Value == Int {
   public static func integer(
     _ name: String, _ range: ClosedRange<Int>, default value: Int, _ description: String

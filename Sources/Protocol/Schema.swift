@@ -47,56 +47,6 @@ public indirect enum Schema: Sendable {
   }
 }
 
-/// The members of an object schema.
-public struct ObjectShape: Sendable {
-  public let members: [Member]
-  /// Refuses members not in `members` (with a suggestion for a near miss).
-  /// Off for messages editors fill with fields of their own (`clientInfo`).
-  public let strict: Bool
-
-  public init(members: [Member], strict: Bool = true) {
-    self.members = members
-    self.strict = strict
-  }
-
-  public var names: [String] { members.map(\.name) }
-
-  public func member(named name: String) -> Member? { members.first { $0.name == name } }
-}
-
-/// One member of an object, or one param of a method.
-public struct Member: Sendable {
-  public let name: String
-  public let schema: Schema
-  public let required: Bool
-  /// The value the daemon uses when the member is absent (or `null`).
-  public let defaultValue: JSON?
-  public let description: String?
-
-  public init(
-    _ name: String, _ schema: Schema, required: Bool = false, default defaultValue: JSON? = nil,
-    _ description: String? = nil
-  ) {
-    self.name = name
-    self.schema = schema
-    self.required = required
-    self.defaultValue = defaultValue
-    self.description = description
-  }
-}
-
-/// A schema with a name, defined once in the document and referred to by
-/// `$ref` wherever it is used.
-public struct SchemaComponent: Sendable {
-  public let name: String
-  public let schema: Schema
-
-  public init(_ name: String, _ schema: Schema) {
-    self.name = name
-    self.schema = schema
-  }
-}
-
 extension Schema {
   /// The JSON Schema (draft 2020-12) of this shape; named components as
   /// `$ref`s to `#/components/schemas/NAME`.
@@ -181,28 +131,6 @@ extension Schema {
     case .reference(let component): component.schema.shape
     default: self
     }
-  }
-}
-
-extension Member {
-  /// The member's schema as a property of an object schema: its description
-  /// and default inside (an OpenRPC param carries its description beside it).
-  var propertySchema: JSON {
-    var schema = paramSchema
-    if let description, case .object(var object) = schema {
-      object["description"] = JSON(description)
-      schema = .object(object)
-    }
-    return schema
-  }
-
-  /// The member's schema with its default, as an OpenRPC param's `schema`.
-  public var paramSchema: JSON {
-    guard let defaultValue, case .object(var object) = schema.jsonSchema else {
-      return schema.jsonSchema
-    }
-    object["default"] = defaultValue
-    return .object(object)
   }
 }
 
