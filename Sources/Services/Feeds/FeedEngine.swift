@@ -247,9 +247,12 @@ public actor FeedEngine {
         reloadAfterChange(feed, id, notify: notify)
       }
     case .changed(let topic, let changes):
-      var records = latest[topic] ?? LatestRecords()
-      let fresh = changes.filter { records.keep($0) }
-      latest[topic] = records
+      // In place: a copy taken out of the dictionary and put back shares its
+      // storage, so each change copied every kept record (up to 100,000).
+      var fresh: [FeedRecordChange] = []
+      for change in changes where latest[topic, default: LatestRecords()].keep(change) {
+        fresh.append(change)
+      }
       guard !fresh.isEmpty else { return }
       var run: [FeedEvent] = []
       defer {
