@@ -129,6 +129,7 @@ export class Client extends CatalogdMethods {
     try {
       const params = { clientInfo: options.clientInfo ?? { name: 'catalogd-node', version: PACKAGE_VERSION } };
       if (options.clientId !== undefined) params.clientId = options.clientId;
+      if (options.locale !== undefined) params.locale = options.locale;
       client.#initializeResult = await client.#call('initialize', params, {});
       client.#send({ jsonrpc: '2.0', method: 'initialized', params: {} });
     } catch (error) {

@@ -47,6 +47,8 @@ export interface StartOptions {
   clientInfo?: { name: string; version?: string };
   /** The per-device UUID the daemon sends to the product upstream; default: the one in its data dir. */
   clientId?: string;
+  /** The language of the daemon's error messages, `'ko'` or `'en'`; default: its `LC_ALL`, `LC_MESSAGES` or `LANG`. */
+  locale?: string;
   /**
    * What to do with the daemon's stderr (its logfmt logs) besides keeping its
    * last 64 KiB in `client.stderr`: `'keep'` (default: only that),

@@ -37,6 +37,16 @@ test('clientId and clientInfo options reach initialize', async (t) => {
   assert.deepEqual(init.params, { clientInfo: { name: 'my-tool', version: '9' }, clientId });
 });
 
+test('locale picks the language of error messages', async (t) => {
+  const { client, trace } = await startClient(t, { locale: 'ko' });
+  const init = trace().find((e) => e.message?.method === 'initialize').message;
+  assert.equal(init.params.locale, 'ko');
+  const error = await rejection(client.request('quotes/list', { tag: 'wisdom' }));
+  assert.equal(error.code, -32602);
+  assert.equal(error.message, '알 수 없는 매개변수 tag입니다. tags을(를) 쓰려던 것인가요?');
+  assert.equal(error.data.suggestion, 'tags');
+});
+
 test('close sends shutdown and exit, and the daemon exits 0', async (t) => {
   const { client, trace } = await startClient(t);
   const status = await client.close();

@@ -56,7 +56,8 @@ export async function startClient(t, options = {}) {
       binary: binaryPath(),
       ...options,
       args: ['--trace', tracePath, ...(options.args ?? [])],
-      env: { CATALOGD_DATA_DIR: join(dir, 'data'), ...options.env },
+      // English error messages whatever the machine's language.
+      env: { CATALOGD_DATA_DIR: join(dir, 'data'), LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '', ...options.env },
     });
   } catch (error) {
     removeQuietly(dir);

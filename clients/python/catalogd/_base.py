@@ -60,6 +60,7 @@ class ClientBase:
         timeout: Optional[float] = None,
         client_info: Optional[Mapping[str, Any]] = None,
         client_id: Optional[str] = None,
+        locale: Optional[str] = None,
         cwd: Optional[PathLike] = None,
         stderr: Any = None,
         stderr_lines: int = DEFAULT_STDERR_LINES,
@@ -83,6 +84,7 @@ class ClientBase:
         """What `initialize` answered: server info, client id, capabilities."""
         self._client_info = dict(client_info) if client_info is not None else default_client_info()
         self._client_id = client_id
+        self._locale = locale
         self._handlers = Handlers()
         self._streams: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self._streams_lock = threading.Lock()
@@ -124,7 +126,7 @@ class ClientBase:
         return [self.binary, *self.args]
 
     def _initialize_params(self) -> Dict[str, Any]:
-        return {"client_info": self._client_info, "client_id": self._client_id}
+        return {"client_info": self._client_info, "client_id": self._client_id, "locale": self._locale}
 
     def _feed_router(self) -> FeedRouter:
         with self._reply_hooks_lock:

@@ -110,6 +110,8 @@ class Client(ClientBase, ClientMethods):
         timeout: default seconds a request waits for its reply (None: no limit).
         client_info: `initialize`'s clientInfo (default: this library's name and version).
         client_id: `initialize`'s clientId (default: the daemon's persisted UUID).
+        locale: the language of the daemon's error messages, "ko" or "en" (default:
+            the daemon's LC_ALL, LC_MESSAGES or LANG).
         cwd: the daemon's working directory.
         stderr: a text stream that also receives each line of the daemon's stderr.
         stderr_lines: how many lines of stderr to keep for `stderr_tail` and `DaemonExited`.

@@ -37,14 +37,15 @@ def isolated_env(base: Path, extra: Optional[Dict[str, str]] = None) -> Dict[str
         for k, v in os.environ.items()
         if not k.startswith("CATALOGD_")
         and k.lower() not in ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
-        and k != "KAKAO_REST_API_KEY"
+        and k not in ("KAKAO_REST_API_KEY", "LC_ALL", "LC_MESSAGES")
     }
     for name, var in (("home", "HOME"), ("config", "XDG_CONFIG_HOME"), ("data", "XDG_DATA_HOME"),
                       ("cache", "XDG_CACHE_HOME"), ("state", "XDG_STATE_HOME")):
         d = base / name
         d.mkdir(parents=True, exist_ok=True)
         env[var] = str(d)
-    env.update(NO_PROXY="*", no_proxy="*")
+    # English error messages whatever the machine's language.
+    env.update(NO_PROXY="*", no_proxy="*", LANG="C.UTF-8")
     env.update(extra or {})
     return env
 

@@ -63,6 +63,17 @@ def test_handshake_sends_client_info_and_id_then_initialized(daemons):
     assert ids == list(range(1, len(ids) + 1)), "ids are integers counting up"
 
 
+def test_locale_picks_the_language_of_error_messages(daemons):
+    trace = daemons.trace_path()
+    with daemons("--trace", str(trace), locale="ko") as c:
+        with pytest.raises(catalogd.InvalidParams) as raised:
+            c.request("quotes/list", {"tag": "wisdom"})
+        assert raised.value.message == "알 수 없는 매개변수 tag입니다. tags을(를) 쓰려던 것인가요?"
+        assert raised.value.data["suggestion"] == "tags"
+    first = json.loads(trace_lines(trace)[0].split(" <- ", 1)[1])
+    assert first["params"]["locale"] == "ko"
+
+
 def test_default_client_info_names_this_library(daemons):
     trace = daemons.trace_path()
     with daemons("--trace", str(trace)):
