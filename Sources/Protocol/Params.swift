@@ -28,11 +28,6 @@ public struct Params: Sendable {
     param.read(object[param.member.name])
   }
 
-  /// Whether the member was sent (as `null` too).
-  public func contains(_ param: some DeclaredParam) -> Bool {
-    object[param.member.name] != nil
-  }
-
   /// The full path of a member, for errors about it.
   public func field(_ name: String) -> String { Schema.join(path, name) }
 }

@@ -94,7 +94,7 @@ extension Schema {
   }
 
   /// What the schema expects, for messages: "an integer", "a string or null".
-  public var expectation: LocalizedText {
+  var expectation: LocalizedText {
     switch shape {
     case .any: .phrase("any value")
     case .null: .phrase("null")
