@@ -14,6 +14,9 @@ public struct Param<Value: Sendable>: DeclaredParam {
     self.member = member
     self.read = read
   }
+
+  /// The value when the member is absent: its declared default, or `nil`.
+  public var defaultValue: Value { read(nil) }
 }
 
 extension Param where Value == Int {

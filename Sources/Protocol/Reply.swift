@@ -5,14 +5,17 @@ public enum Reply: Sendable {
   case encodedResult(EncodedJSON)
   case error(RPCError)
 
-  /// The response to request `id`; an error's message in `locale`.
-  public func write(id: RequestID, locale: MessageLocale, into output: inout [UInt8]) {
+  /// The response to request `id`; an error's message in `locale`, which
+  /// only an error asks for.
+  public func write(
+    id: RequestID, locale: @autoclosure () -> MessageLocale, into output: inout [UInt8]
+  ) {
     switch self {
     case .result(let result): OutgoingMessage.response(id: id, result: result, into: &output)
     case .encodedResult(let result):
       OutgoingMessage.response(id: id, encoded: result, into: &output)
     case .error(let error):
-      OutgoingMessage.error(id: id, error: error, locale: locale, into: &output)
+      OutgoingMessage.error(id: id, error: error, locale: locale(), into: &output)
     }
   }
 }

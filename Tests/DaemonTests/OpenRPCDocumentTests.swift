@@ -20,13 +20,21 @@ final class OpenRPCDocumentTests: XCTestCase {
     XCTAssertEqual(OpenRPCDocument.json["info"]?["version"], JSON(Version.current))
   }
 
-  func testDocumentListsExactlyTheServedMethods() throws {
-    let documented = Set(
-      try XCTUnwrap(OpenRPCDocument.json["methods"]?.arrayValue).compactMap {
-        $0["name"]?.stringValue
-      })
-    let served = Set(MethodRegistry.all.map(\.name) + ["initialize", "shutdown"])
-    XCTAssertEqual(documented, served)
+  /// The connection keeps the first of two methods of one name, and the
+  /// document the first of two shapes of one name: neither may happen.
+  func testEachNameStandsForOneThing() {
+    let names = OpenRPCDocument.methods.map(\.name)
+    XCTAssertEqual(names.count, Set(names).count, "a method declared twice")
+    var components = ComponentCollector()
+    for contract in OpenRPCDocument.methods {
+      for member in contract.params.members { components.collect(member.schema) }
+      components.collect(contract.result.schema)
+    }
+    for notification in NotificationRegistry.all {
+      if let params = notification.params { components.collect(params) }
+    }
+    XCTAssertEqual(components.conflicts, [])
+    XCTAssertGreaterThan(components.found.count, 10)
   }
 
   func testRegistryIsAlphabetical() {

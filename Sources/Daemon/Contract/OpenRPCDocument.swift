@@ -137,13 +137,20 @@ enum OpenRPCDocument {
 }
 
 /// The named shapes a document refers to, each once, in the order first met.
-private struct ComponentCollector {
+struct ComponentCollector {
   private(set) var found: [SchemaComponent] = []
+  /// Names given to two different shapes: the document would publish only the first.
+  private(set) var conflicts: [String] = []
 
   mutating func collect(_ schema: Schema) {
     switch schema {
     case .reference(let component):
-      guard !found.contains(where: { $0.name == component.name }) else { return }
+      if let known = found.first(where: { $0.name == component.name }) {
+        if known.schema.jsonSchema != component.schema.jsonSchema {
+          conflicts.append(component.name)
+        }
+        return
+      }
       found.append(component)
       collect(component.schema)
     case .array(let items, _, _): collect(items)

@@ -288,7 +288,7 @@ final class Connection: @unchecked Sendable {
     let lane = handler.lane?(params).map { (key: $0, turn: LaneTurn()) }
     let sequence = RequestSequence()
     let context = RequestContext(
-      id: id, method: method, daemon: daemon, locale: lock.withLock { state.locale },
+      id: id, method: method, daemon: daemon, currentLocale: { [self] in locale },
       notify: notify, notifyAll: notifyAll,
       progress: ProgressReporter(params: params, notify: notify),
       leaveLane: { lane?.turn.leave() },
@@ -490,7 +490,6 @@ final class Connection: @unchecked Sendable {
       daemon.statistics.count(error.code == RPCError.requestCancelledCode ? .cancelled : .failed)
     }
     var body: [UInt8] = []
-    let locale = lock.withLock { state.locale }
     reply.write(id: id, locale: locale, into: &body)
     switch target {
     case .single: sink.send(body, wake: wake)

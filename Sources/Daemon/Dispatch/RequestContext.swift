@@ -6,8 +6,9 @@ struct RequestContext: Sendable {
   let id: RequestID
   let method: String
   let daemon: DaemonContext
-  /// The language of the session's error messages.
-  let locale: MessageLocale
+  /// The language of the session's error messages, read when an error is
+  /// written (not for every request).
+  let currentLocale: @Sendable () -> MessageLocale
   /// Sends a notification now: it precedes this request's response.
   let notify: @Sendable (_ method: String, _ params: JSON?) -> Void
   /// Sends a run of notifications, written as JSON texts, now, in order, in one write.
@@ -23,4 +24,6 @@ struct RequestContext: Sendable {
   /// other tasks send, such as a feed's items and the feed's changes, which
   /// the feed engine sends in the one order it applies them.
   var reply: @Sendable (JSON) -> Void = { _ in }
+
+  var locale: MessageLocale { currentLocale() }
 }

@@ -68,15 +68,15 @@ enum FeedsOpen {
       } else {
         feedSource = PhotosFeedSource(service: services.photos)
       }
-      defaultPageSize = PhotosService.defaultLimit
+      defaultPageSize = PhotosList.limit.defaultValue
     case "products":
       feedSource = ProductsFeedSource(
         service: services.products, query: ProductsList.listQuery(query))
-      defaultPageSize = 20
+      defaultPageSize = ProductsList.limit.defaultValue
     case "quotes":
       feedSource = QuotesFeedSource(
         service: services.quotes, author: query[QuotesList.author], tags: query[QuotesList.tags])
-      defaultPageSize = 20
+      defaultPageSize = QuotesList.limit.defaultValue
     default:  // places
       if let pageSize, pageSize > PlaceSearch.maxSize {
         throw RPCError.invalidParams(
@@ -84,7 +84,7 @@ enum FeedsOpen {
       }
       feedSource = PlacesFeedSource(
         service: services.places, search: try PlacesSearch.query(query))
-      defaultPageSize = PlaceSearch.maxSize
+      defaultPageSize = PlacesSearch.size.defaultValue
     }
     let feedId = try await services.feeds.open(
       source: feedSource, pageSize: pageSize ?? defaultPageSize, changes: params[changes])

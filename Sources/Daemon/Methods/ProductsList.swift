@@ -35,7 +35,9 @@ enum ProductsList {
   }
 
   /// The list query of `filters`, shared with the products feed source.
-  static func listQuery(_ params: Params, cursor: String? = nil, limit: Int = 20)
+  static func listQuery(
+    _ params: Params, cursor: String? = nil, limit: Int = ProductsList.limit.defaultValue
+  )
     -> ProductListQuery
   {
     ProductListQuery(
