@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from typing import Any, AsyncIterator, Dict, Mapping, Optional, Set, Tuple
+from typing import Any, AsyncIterator, Dict, Generic, Mapping, Optional, Set, Tuple
 
-from ._base import ClientBase, Notification, ReplyHook
-from ._core import logger, notification_filter, notification_message, request_message
-from ._errors import DaemonExited, ProtocolError, RequestTimeout
+from ._base import ClientBase, Notification, P, ReplyHook
+from ._core import check_timeout, logger, notification_filter, notification_message, request_message, trace_sent
+from ._errors import DaemonExited, InvalidState, NotificationTimeout, ProtocolError, RequestTimeout
+from ._exit_status import ExitStatus
 from ._feed import AsyncFeed
 from ._framing import Decoder, encode
 from ._methods import AsyncClientMethods
@@ -30,10 +31,14 @@ READ_CHUNK = 1 << 16
 _END = object()
 
 
-class AsyncNotificationStream:
+class AsyncNotificationStream(Generic[P]):
     """The notifications received since it was made, in order, as
     `Notification(method, params)`: `async for` over it or await `get`.
-    Iteration ends when the daemon exits or the stream is closed."""
+    Iteration ends when the daemon exits or the stream is closed.
+
+    `P` is the type of the params, as the daemon sent them (JSON): the
+    `…Json` TypedDict of the notification when the stream was made for one
+    notification name, else `Any`."""
 
     def __init__(self, client: "AsyncClient", methods: Tuple[str, ...]) -> None:
         self._client = client
@@ -48,24 +53,29 @@ class AsyncNotificationStream:
     def _end(self) -> None:
         self._queue.put_nowait(_END)
 
-    async def get(self, timeout: Optional[float] = None) -> Optional[Notification]:
+    async def get(self, timeout: Optional[float] = None) -> Optional[Notification[P]]:
         """The next notification; None once the stream has ended. Raises
-        `asyncio.TimeoutError` when none came within `timeout` seconds."""
+        `NotificationTimeout` (a `TimeoutError`, and an `asyncio.TimeoutError`)
+        when none came within `timeout` seconds."""
         if self._ended:
             return None
+        timeout = check_timeout(timeout)
         if timeout is None:
             item = await self._queue.get()
         else:
-            item = await asyncio.wait_for(self._queue.get(), timeout)
+            try:
+                item = await asyncio.wait_for(self._queue.get(), timeout)
+            except asyncio.TimeoutError:
+                raise NotificationTimeout(timeout) from None
         if item is _END:
             self._ended = True
             return None
         return item  # type: ignore[no-any-return]
 
-    def __aiter__(self) -> AsyncIterator[Notification]:
+    def __aiter__(self) -> AsyncIterator[Notification[P]]:
         return self
 
-    async def __anext__(self) -> Notification:
+    async def __anext__(self) -> Notification[P]:
         item = await self.get()
         if item is None:
             raise StopAsyncIteration
@@ -77,9 +87,10 @@ class AsyncNotificationStream:
         self._end()
 
     async def aclose(self) -> None:
+        """`close`, for `contextlib.aclosing` and async generators' protocol."""
         self.close()
 
-    async def __aenter__(self) -> "AsyncNotificationStream":
+    async def __aenter__(self) -> "AsyncNotificationStream[P]":
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -99,8 +110,7 @@ class AsyncClient(ClientBase, AsyncClientMethods):
     it sends `shutdown` and `exit` and waits for the process (`close`).
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def _init_transport(self) -> None:
         self._proc: Optional[asyncio.subprocess.Process] = None
         self._pending: Dict[int, Tuple["asyncio.Future[Dict[str, Any]]", str]] = {}
         self._reader_task: Optional["asyncio.Task[None]"] = None
@@ -117,7 +127,7 @@ class AsyncClient(ClientBase, AsyncClientMethods):
         `initialized` notification). Raises `DaemonExited` when the daemon
         ends before answering (its stderr says why)."""
         if self._proc is not None:
-            raise RuntimeError("this AsyncClient was already started; make a new one")
+            raise InvalidState("this AsyncClient was already started; make a new one")
         # Made here, inside the running loop (Python 3.9 binds them to a loop when made).
         self._done = asyncio.Event()
         self._drain_lock = asyncio.Lock()
@@ -132,7 +142,7 @@ class AsyncClient(ClientBase, AsyncClientMethods):
         self._stderr_task = asyncio.ensure_future(self._read_stderr())
         self._reader_task = asyncio.ensure_future(self._read_stdout())
         try:
-            self.initialize_result = await self.initialize(
+            self._initialize_result = await self.initialize(
                 **self._initialize_params(), timeout=self.handshake_timeout
             )
             await self.notify("initialized", {})
@@ -141,15 +151,18 @@ class AsyncClient(ClientBase, AsyncClientMethods):
             raise
         return self
 
-    async def close(self, timeout: float = 5.0) -> Optional[int]:
+    async def close(self, timeout: float = 5.0) -> ExitStatus:
         """Ends the session: cancels the calls still pending (they raise
         `RequestCancelled`, or `DaemonExited` if the daemon ends first), sends
         `shutdown` and `exit`, then waits up to `timeout` seconds for the
-        process (it is killed after that). Returns the exit status (0 after a
-        clean shutdown). Calling it again just returns the status."""
+        process (it is killed after that). Returns how the process ended:
+        `ExitStatus(exit_code=0, signal=None)` after a clean shutdown, both None
+        if it was never started. Calling it again returns the same status."""
+        if self._exit_status is not None:
+            return self._exit_status
         proc = self._proc
         if proc is None:
-            return None
+            return ExitStatus(None, None)
         if not self._closing:
             self._closing = True
             if self._exited is None:
@@ -179,7 +192,8 @@ class AsyncClient(ClientBase, AsyncClientMethods):
             await asyncio.wait_for(self._done.wait(), timeout)
         except asyncio.TimeoutError:
             pass
-        return proc.returncode
+        self._exit_status = ExitStatus.from_returncode(proc.returncode)
+        return self._exit_status
 
     async def _kill(self) -> None:
         proc = self._proc
@@ -218,7 +232,7 @@ class AsyncClient(ClientBase, AsyncClientMethods):
     async def request(self, method: str, params: Any = None, timeout: Optional[float] = None) -> Any:
         """Sends a request and returns its result.
 
-        Raises the `CatalogdError` subclass of the error's code when the daemon
+        Raises the `RpcError` subclass of the error's code when the daemon
         answers with an error; `RequestTimeout` after `timeout` seconds
         (default: the client's `timeout`), having sent `$/cancelRequest`;
         `DaemonExited` when the daemon ends first. Cancelling the awaiting task
@@ -231,8 +245,7 @@ class AsyncClient(ClientBase, AsyncClientMethods):
         """`request`, and `on_reply` runs in the reader task when the reply is
         read, before the notifications after it (and before this returns,
         unless the call timed out or was cancelled first)."""
-        if timeout is None:
-            timeout = self.timeout
+        timeout = self.timeout if timeout is None else check_timeout(timeout)
         self._check_running(method)
         id = self._take_id()
         body = request_message(id, method, to_json(params))
@@ -286,11 +299,8 @@ class AsyncClient(ClientBase, AsyncClientMethods):
         await feed._open(timeout)
         return feed
 
-    def notifications(self, *methods: str) -> AsyncNotificationStream:
-        """An async iterator of the notifications that arrive from now on (only
-        those of `methods` when given), as `(method, params)` pairs. It ends
-        when the daemon exits or when it is closed."""
-        stream = AsyncNotificationStream(self, methods)
+    def _notification_stream(self, methods: Tuple[str, ...]) -> AsyncNotificationStream[Any]:
+        stream: AsyncNotificationStream[Any] = AsyncNotificationStream(self, methods)
         self._add_stream(stream)
         return stream
 
@@ -298,7 +308,7 @@ class AsyncClient(ClientBase, AsyncClientMethods):
         if self._exited is not None:
             raise self._exited.for_method(method)
         if self._proc is None:
-            raise RuntimeError("the AsyncClient is not started: use `async with AsyncClient(...) as client:`")
+            raise InvalidState("the AsyncClient is not started: use `async with AsyncClient(...) as client:`")
 
     def _abandon(self, id: int) -> bool:
         """Stops waiting for `id`; tells the daemon to cancel it if it was still pending."""
@@ -315,6 +325,7 @@ class AsyncClient(ClientBase, AsyncClientMethods):
     def _write_nowait(self, body: bytes) -> None:
         """Queues bytes without waiting for the pipe (for replies and cancels)."""
         assert self._proc is not None and self._proc.stdin is not None
+        trace_sent(body)
         try:
             if not self._proc.stdin.is_closing():
                 self._proc.stdin.write(encode(body, self.framing))
@@ -324,6 +335,7 @@ class AsyncClient(ClientBase, AsyncClientMethods):
     async def _send(self, body: bytes, method: str) -> None:
         assert self._proc is not None and self._proc.stdin is not None and self._drain_lock is not None
         stdin = self._proc.stdin
+        trace_sent(body)
         try:
             if stdin.is_closing():
                 raise BrokenPipeError("stdin is closed")

@@ -8,26 +8,46 @@ import json
 import os
 import threading
 import weakref
-from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Generic,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Protocol,
+    Sequence,
+    Set,
+    Tuple,
+    TypeVar,
+    Union,
+)
 
 from ._core import (
     DEFAULT_STDERR_LINES,
+    DEFAULT_TIMEOUT,
     INVALID,
     NOTIFICATION,
     REQUEST,
     RESPONSE,
     Handlers,
     StderrTail,
+    check_timeout,
     classify,
     default_client_info,
     find_binary,
     logger,
     merge_env,
     method_not_found_reply,
+    trace_received,
 )
-from ._errors import CatalogdError, DaemonExited
+from ._errors import DaemonExited, InvalidArgument, RpcError
+from ._exit_status import ExitStatus
 from ._feed_router import FeedRouter
-from ._framing import check_framing
+from ._framing import Framing, check_framing
 from ._types import InitializeResult
 
 ReplyHook = Callable[[Dict[str, Any]], None]
@@ -36,15 +56,41 @@ reads it: in stream order, after the notifications before it and before
 those after it (on the reader thread of `Client`, in the reader task of
 `AsyncClient`)."""
 
+P = TypeVar("P")
+"""The type of a notification's params."""
 
-class Notification(NamedTuple):
-    """A notification from the daemon; unpacks as `(method, params)`."""
+if TYPE_CHECKING:
 
-    method: str
-    params: Any
+    class Notification(NamedTuple, Generic[P]):
+        """A notification from the daemon; unpacks as `(method, params)`."""
+
+        method: str
+        params: P
+
+else:
+
+    class Notification(NamedTuple):
+        """A notification from the daemon; unpacks as `(method, params)`.
+
+        Generic for type checkers (`Notification[QuotesLoadingJson]`); a
+        generic NamedTuple needs Python 3.11, so at run time the subscript
+        returns the class itself."""
+
+        method: str
+        params: Any
+
+    Notification.__class_getitem__ = classmethod(lambda cls, item: cls)
 
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+
+class TextSink(Protocol):
+    """Where the daemon's stderr can be copied to: `sys.stderr`, an open text file, `io.StringIO`."""
+
+    def write(self, text: str, /) -> Any: ...
+
+    def flush(self) -> Any: ...
 
 
 class ClientBase:
@@ -53,35 +99,57 @@ class ClientBase:
     def __init__(
         self,
         binary: Optional[PathLike] = None,
-        args: Sequence[str] = (),
-        env: Optional[Mapping[str, str]] = None,
+        args: Sequence[PathLike] = (),
+        env: Optional[Mapping[str, Optional[str]]] = None,
         *,
-        framing: str = "ndjson",
-        timeout: Optional[float] = None,
+        framing: Framing = "ndjson",
+        timeout: Optional[float] = DEFAULT_TIMEOUT,
         client_info: Optional[Mapping[str, Any]] = None,
         client_id: Optional[str] = None,
         locale: Optional[str] = None,
         cwd: Optional[PathLike] = None,
-        stderr: Any = None,
+        stderr: Optional[TextSink] = None,
         stderr_lines: int = DEFAULT_STDERR_LINES,
-        handshake_timeout: Optional[float] = 30.0,
+        handshake_timeout: Optional[float] = DEFAULT_TIMEOUT,
     ) -> None:
+        """A client of a daemon it starts (`start`, or entering `with`).
+
+        Args:
+            binary: the daemon's executable; else `$CATALOGD_BIN`, else the daemon
+                bundled in this package, else `catalogd` on PATH.
+            args: its command-line arguments, e.g. `["--data-dir", "/tmp/d"]`.
+            env: variables to add to this process's environment for the daemon; a
+                value of None removes that variable (None: this process's environment).
+            framing: "ndjson" (default) or "lsp"; passed as `--framing` unless `args` hold one.
+            timeout: default seconds a request waits for its reply (default 30; None: no limit).
+            client_info: `initialize`'s clientInfo (default: this library's name and version).
+            client_id: `initialize`'s clientId (default: the daemon's persisted UUID).
+            locale: the language of the daemon's error messages, "ko" or "en" (default:
+                the daemon's LC_ALL, LC_MESSAGES or LANG).
+            cwd: the daemon's working directory.
+            stderr: a text stream that also receives each line of the daemon's stderr.
+            stderr_lines: how many lines of stderr to keep for `stderr_tail` and `DaemonExited`.
+            handshake_timeout: seconds `start` waits for the `initialize` reply (None: no limit).
+
+        Wrong arguments raise `InvalidArgument` (a `TypeError` and a `ValueError`).
+        """
         if isinstance(args, (str, bytes)):
-            raise TypeError("args must be a sequence of arguments, not one string")
+            raise InvalidArgument("args must be a sequence of arguments, not one string")
+        self.framing: Framing = check_framing(framing)
+        """"ndjson" (one JSON text per line) or "lsp" (Content-Length headers)."""
+        self.timeout: Optional[float] = check_timeout(timeout)
+        """Seconds a request waits for its reply when it names no timeout; None: no limit."""
+        self.handshake_timeout: Optional[float] = check_timeout(handshake_timeout, "handshake_timeout")
+        """Seconds `start` waits for the reply to `initialize`; None: no limit."""
         self.binary: str = find_binary(binary)
         """The daemon's executable."""
         self.args: List[str] = [os.fspath(a) for a in args]
         """Command-line arguments for the daemon (`--data-dir DIR`, `--quotes-url URL`, …)."""
         self.env: Optional[Dict[str, str]] = merge_env(env)
-        """The daemon's whole environment; None inherits this process's."""
-        self.framing: str = check_framing(framing)
-        """"ndjson" (one JSON text per line) or "lsp" (Content-Length headers)."""
-        self.timeout: Optional[float] = timeout
-        """Seconds a request waits for its reply when it names no timeout; None: no limit."""
+        """The daemon's whole environment (this process's with `env` applied); None inherits this process's."""
         self.cwd: Optional[str] = None if cwd is None else os.fspath(cwd)
-        self.handshake_timeout = handshake_timeout
-        self.initialize_result: Optional[InitializeResult] = None
-        """What `initialize` answered: server info, client id, capabilities."""
+        """The daemon's working directory; None: this process's."""
+        self._initialize_result: Optional[InitializeResult] = None
         self._client_info = dict(client_info) if client_info is not None else default_client_info()
         self._client_id = client_id
         self._locale = locale
@@ -91,6 +159,8 @@ class ClientBase:
         self._stderr = StderrTail(stderr_lines, stderr)
         self._exited: Optional[DaemonExited] = None
         """Set once the daemon has exited and every pending call has failed."""
+        self._exit_status: Optional[ExitStatus] = None
+        """What `close` returned, returned again by later calls."""
         self._shutdown_done = False
         self._next_id = 1
         self._abandoned: Set[int] = set()
@@ -100,6 +170,10 @@ class ClientBase:
         self._reply_hooks_lock = threading.Lock()
         self._feeds: Optional[FeedRouter] = None
         """Routes feeds/* notifications to the feed objects; made by the first open_feed."""
+        self._init_transport()
+
+    def _init_transport(self) -> None:
+        """The state of how the subclass talks to the process (made at the end of `__init__`)."""
 
     # ---------------------------------------------------------------- surface
 
@@ -109,6 +183,11 @@ class ClientBase:
         does nothing). Exceptions raised by a callback are logged on the
         `catalogd` logger and do not stop the client."""
         return self._handlers.add(method, callback)
+
+    @property
+    def initialize_result(self) -> Optional[InitializeResult]:
+        """What `initialize` answered: server info, client id, capabilities (None before `start`)."""
+        return self._initialize_result
 
     def stderr_tail(self, lines: Optional[int] = 20) -> str:
         """The last `lines` lines the daemon wrote on stderr (None: all that
@@ -123,7 +202,11 @@ class ClientBase:
     # ---------------------------------------------------------------- internals
 
     def _command(self) -> List[str]:
-        return [self.binary, *self.args]
+        """The daemon's command line: `--framing` first, unless `args` choose one
+        (so that a `CATALOGD_FRAMING` in the environment cannot break the session)."""
+        if any(a == "--framing" or a.startswith("--framing=") for a in self.args):
+            return [self.binary, *self.args]
+        return [self.binary, "--framing", self.framing, *self.args]
 
     def _initialize_params(self) -> Dict[str, Any]:
         return {"client_info": self._client_info, "client_id": self._client_id, "locale": self._locale}
@@ -181,13 +264,14 @@ class ClientBase:
     def _outcome(self, msg: Dict[str, Any], method: str) -> Any:
         """The result of a response, or its error raised as the class of its code."""
         if "error" in msg:
-            raise CatalogdError.from_wire(msg["error"], method)
+            raise RpcError.from_wire(msg["error"], method)
         if method == "shutdown":
             self._shutdown_done = True
         return msg.get("result")
 
     def _handle_body(self, body: bytes) -> Optional[bytes]:
         """Handles one incoming message; returns a reply to write, if any."""
+        trace_received(body)
         try:
             msg = json.loads(body)
         except ValueError as e:

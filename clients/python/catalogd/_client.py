@@ -7,8 +7,9 @@ thread, one at a time, in the order the daemon wrote the notifications, and
 all handlers of the notifications that precede a response have returned
 before the call waiting for that response returns. A handler may call
 `notify`, but not `request` (that would wait for a reply the reader thread
-itself has to read): it raises `RuntimeError`. Any number of threads may call
-`request` at once.
+itself has to read): it raises `InvalidState`. Any number of threads may call
+`request` at once, and one thread may have many requests in flight with
+`submit`, whose futures are resolved on the reader thread too.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from __future__ import annotations
 import queue
 import subprocess
 import threading
-from typing import Any, Dict, Iterator, Mapping, Optional, Tuple
+from concurrent.futures import Future, InvalidStateError
+from typing import Any, Callable, Dict, Generic, Iterator, List, Mapping, Optional, Tuple
 
-from ._base import ClientBase, Notification, ReplyHook
-from ._core import logger, notification_filter, notification_message, request_message
-from ._errors import DaemonExited, ProtocolError, RequestTimeout
+from ._base import ClientBase, Notification, P, ReplyHook
+from ._core import check_timeout, logger, notification_filter, notification_message, request_message, trace_sent
+from ._deadlines import Deadlines
+from ._errors import DaemonExited, InvalidState, NotificationTimeout, ProtocolError, RequestTimeout, RpcError
+from ._exit_status import ExitStatus
 from ._feed import Feed
 from ._framing import Decoder, encode
 from ._methods import ClientMethods
@@ -32,21 +36,38 @@ _END = object()
 
 
 class _Pending:
-    """A request waiting for its reply."""
+    """A request waiting for its reply: a thread blocked in `request` (the
+    event), or a `submit` future."""
 
-    __slots__ = ("method", "event", "msg", "error")
+    __slots__ = ("method", "event", "msg", "error", "future")
 
-    def __init__(self, method: str) -> None:
+    def __init__(self, method: str, future: "Optional[Future[Any]]" = None) -> None:
         self.method = method
         self.event = threading.Event()
         self.msg: Optional[Dict[str, Any]] = None
         self.error: Optional[BaseException] = None
+        self.future = future
 
 
-class NotificationStream:
+def _settle(future: "Future[Any]", result: Any = None, error: Optional[BaseException] = None) -> None:
+    """Resolves `future` unless it was cancelled meanwhile (its request then was abandoned)."""
+    try:
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+    except InvalidStateError:
+        pass
+
+
+class NotificationStream(Generic[P]):
     """The notifications received since it was made, in order, as
     `Notification(method, params)`: iterate it (blocking) or call `get`.
-    Iteration ends when the daemon exits or the stream is closed."""
+    Iteration ends when the daemon exits or the stream is closed.
+
+    `P` is the type of the params, as the daemon sent them (JSON): the
+    `…Json` TypedDict of the notification when the stream was made for one
+    notification name, else `Any`."""
 
     def __init__(self, client: "Client", methods: Tuple[str, ...]) -> None:
         self._client = client
@@ -61,24 +82,25 @@ class NotificationStream:
     def _end(self) -> None:
         self._queue.put(_END)
 
-    def get(self, timeout: Optional[float] = None) -> Optional[Notification]:
+    def get(self, timeout: Optional[float] = None) -> Optional[Notification[P]]:
         """The next notification; None once the stream has ended. Raises
-        `TimeoutError` when none came within `timeout` seconds."""
+        `NotificationTimeout` (a `TimeoutError`) when none came within `timeout` seconds."""
         if self._ended:
             return None
+        timeout = check_timeout(timeout)
         try:
             item = self._queue.get(timeout=timeout)
         except queue.Empty:
-            raise TimeoutError(f"no notification within {timeout:g} s") from None
+            raise NotificationTimeout(timeout or 0.0) from None
         if item is _END:
             self._ended = True
             return None
         return item  # type: ignore[no-any-return]
 
-    def __iter__(self) -> Iterator[Notification]:
+    def __iter__(self) -> Iterator[Notification[P]]:
         return self
 
-    def __next__(self) -> Notification:
+    def __next__(self) -> Notification[P]:
         item = self.get()
         if item is None:
             raise StopIteration
@@ -89,7 +111,7 @@ class NotificationStream:
         self._client._remove_stream(self)
         self._end()
 
-    def __enter__(self) -> "NotificationStream":
+    def __enter__(self) -> "NotificationStream[P]":
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -102,28 +124,16 @@ class Client(ClientBase, ClientMethods):
         with Client() as client:
             quote = client.quotes_random(tags=["wisdom"])
 
-    Args:
-        binary: the daemon's executable; else `$CATALOGD_BIN`, else `catalogd` on PATH.
-        args: its command-line arguments, e.g. `["--data-dir", "/tmp/d"]`.
-        env: its whole environment (None: this process's).
-        framing: "ndjson" (default) or "lsp".
-        timeout: default seconds a request waits for its reply (None: no limit).
-        client_info: `initialize`'s clientInfo (default: this library's name and version).
-        client_id: `initialize`'s clientId (default: the daemon's persisted UUID).
-        locale: the language of the daemon's error messages, "ko" or "en" (default:
-            the daemon's LC_ALL, LC_MESSAGES or LANG).
-        cwd: the daemon's working directory.
-        stderr: a text stream that also receives each line of the daemon's stderr.
-        stderr_lines: how many lines of stderr to keep for `stderr_tail` and `DaemonExited`.
-        handshake_timeout: seconds `start` waits for the `initialize` reply.
+    `ClientBase.__init__` documents the arguments (keyword-only after `env`):
+    `binary`, `args`, `env`, `framing`, `timeout` (30 s by default), `client_info`,
+    `client_id`, `locale`, `cwd`, `stderr`, `stderr_lines`, `handshake_timeout`.
 
     Entering the `with` block starts the daemon and does the `initialize`
     handshake (`start`); leaving it sends `shutdown` and `exit` and waits for the
     process (`close`). See the module docstring for threads and handlers.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def _init_transport(self) -> None:
         self._proc: Optional["subprocess.Popen[bytes]"] = None
         self._lock = threading.Lock()
         """Guards `_pending`, `_next_id` and `_exited`."""
@@ -131,6 +141,8 @@ class Client(ClientBase, ClientMethods):
         self._pending: Dict[int, _Pending] = {}
         self._reader: Optional[threading.Thread] = None
         self._stderr_reader: Optional[threading.Thread] = None
+        self._deadlines: Optional[Deadlines] = None
+        """The timeouts of `submit`'s futures; made by the first one that has a timeout."""
         self._done = threading.Event()
         """Set when the reader thread has finished: the process ended and pending calls failed."""
         self._closing = False
@@ -142,7 +154,7 @@ class Client(ClientBase, ClientMethods):
         `initialized` notification). Raises `DaemonExited` when the daemon
         ends before answering (its stderr says why)."""
         if self._proc is not None:
-            raise RuntimeError("this Client was already started; make a new one")
+            raise InvalidState("this Client was already started; make a new one")
         self._proc = subprocess.Popen(
             self._command(),
             stdin=subprocess.PIPE,
@@ -158,22 +170,25 @@ class Client(ClientBase, ClientMethods):
         self._stderr_reader.start()
         self._reader.start()
         try:
-            self.initialize_result = self.initialize(**self._initialize_params(), timeout=self.handshake_timeout)
+            self._initialize_result = self.initialize(**self._initialize_params(), timeout=self.handshake_timeout)
             self.notify("initialized", {})
         except BaseException:
             self._kill()
             raise
         return self
 
-    def close(self, timeout: float = 5.0) -> Optional[int]:
+    def close(self, timeout: float = 5.0) -> ExitStatus:
         """Ends the session: cancels the calls still pending (they raise
         `RequestCancelled`, or `DaemonExited` if the daemon ends first), sends
         `shutdown` and `exit`, then waits up to `timeout` seconds for the
-        process (it is killed after that). Returns the exit status (0 after a
-        clean shutdown). Calling it again just returns the status."""
+        process (it is killed after that). Returns how the process ended:
+        `ExitStatus(exit_code=0, signal=None)` after a clean shutdown, both None
+        if it was never started. Calling it again returns the same status."""
+        if self._exit_status is not None:
+            return self._exit_status
         proc = self._proc
         if proc is None:
-            return None
+            return ExitStatus(None, None)
         self._check_not_reader("close")
         if not self._closing:
             self._closing = True
@@ -206,7 +221,8 @@ class Client(ClientBase, ClientMethods):
             logger.warning("catalogd (pid %d) did not exit within %g s of exit: killing it", proc.pid, timeout)
             self._kill()
         self._done.wait(timeout)
-        return proc.returncode
+        self._exit_status = ExitStatus.from_returncode(proc.returncode)
+        return self._exit_status
 
     def _kill(self) -> None:
         proc = self._proc
@@ -241,20 +257,60 @@ class Client(ClientBase, ClientMethods):
     def request(self, method: str, params: Any = None, timeout: Optional[float] = None) -> Any:
         """Sends a request and returns its result.
 
-        Raises the `CatalogdError` subclass of the error's code when the daemon
+        Raises the `RpcError` subclass of the error's code when the daemon
         answers with an error; `RequestTimeout` after `timeout` seconds
         (default: the client's `timeout`), having sent `$/cancelRequest`;
         `DaemonExited` when the daemon ends first. Ctrl-C while waiting also
         cancels the request. `params` may hold dataclasses of this package."""
         return self._call(method, params, timeout)
 
+    def submit(self, method: str, params: Any = None, timeout: Optional[float] = None) -> "Future[Any]":
+        """Sends a request now and returns a `concurrent.futures.Future` of its
+        result without waiting for it, so that one thread can have many
+        requests in flight (pipelining); `future.result()` waits.
+
+        The future ends as `request` would: with the result, or with the
+        `RpcError` of an error reply, `RequestTimeout` after `timeout` seconds
+        (default: the client's `timeout`; `$/cancelRequest` is sent) or
+        `DaemonExited`. `future.cancel()` while the reply has not come sends
+        `$/cancelRequest`: the future is cancelled, the daemon stops the work
+        and its late reply is ignored.
+
+        Futures are resolved on the reader thread, in stream order (after the
+        handlers of the notifications before the reply): callbacks added with
+        `add_done_callback` run there, like handlers, and must not call
+        `request`. `submit` itself may be called from a handler."""
+        timeout = self.timeout if timeout is None else check_timeout(timeout)
+        future: "Future[Any]" = Future()
+        pending = _Pending(method, future)
+        wire_params = to_json(params)
+        with self._lock:
+            self._check_running(method)
+            id = self._take_id()
+            body = request_message(id, method, wire_params)  # raises on bad params before anything is sent
+            self._pending[id] = pending
+            if timeout is not None and self._deadlines is None:
+                self._deadlines = Deadlines(f"catalogd-{self.pid}-timeouts")
+            deadlines = self._deadlines
+        if timeout is not None:
+            assert deadlines is not None
+            cancel_deadline = deadlines.add(timeout, lambda: self._expire(id, future, method, timeout))
+            future.add_done_callback(lambda _: cancel_deadline())
+        future.add_done_callback(lambda f: self._abandon(id) if f.cancelled() else None)
+        self._write_anywhere(body, method)
+        return future
+
+    def _expire(self, id: int, future: "Future[Any]", method: str, timeout: float) -> None:
+        """A submitted request ran past its timeout (on the deadline thread)."""
+        if self._abandon(id):
+            _settle(future, error=RequestTimeout(method, id, timeout))
+
     def _call(
         self, method: str, params: Any, timeout: Optional[float], on_reply: Optional[ReplyHook] = None
     ) -> Any:
         """`request`, and `on_reply` runs on the reader thread when the reply
         is read (before this returns, unless the call timed out first)."""
-        if timeout is None:
-            timeout = self.timeout
+        timeout = self.timeout if timeout is None else check_timeout(timeout)
         self._check_not_reader(f"request({method!r})")
         pending = _Pending(method)
         wire_params = to_json(params)
@@ -287,15 +343,22 @@ class Client(ClientBase, ClientMethods):
             id = self._take_id()
             body = request_message(id, method, to_json(params))
             self._hook_reply(id, on_reply, takes_reply=True)
+        self._write_anywhere(body, method, lambda: self._unhook_reply(id))
+
+    def _write_anywhere(self, body: bytes, method: str, on_failure: Optional[Callable[[], None]] = None) -> None:
+        """Writes a message from any thread, the reader's included: there it
+        writes from a new thread, as the reader must not block on a full pipe
+        while the daemon waits for it to read. A daemon that is gone fails the
+        pending calls on its own; `on_failure()` runs then."""
 
         def write() -> None:
             try:
                 self._write(body, method, wait_for_exit=False)
             except (DaemonExited, OSError):
-                self._unhook_reply(id)
+                if on_failure is not None:
+                    on_failure()
 
         if threading.current_thread() is self._reader:
-            # The reader must not block on a full pipe while the daemon waits for it to read.
             threading.Thread(target=write, name=f"catalogd-{self.pid}-write", daemon=True).start()
         else:
             write()
@@ -330,11 +393,8 @@ class Client(ClientBase, ClientMethods):
         feed._open(timeout)
         return feed
 
-    def notifications(self, *methods: str) -> NotificationStream:
-        """A blocking iterator of the notifications that arrive from now on
-        (only those of `methods` when given), as `(method, params)` pairs. It
-        ends when the daemon exits or when it is closed."""
-        stream = NotificationStream(self, methods)
+    def _notification_stream(self, methods: Tuple[str, ...]) -> NotificationStream[Any]:
+        stream: NotificationStream[Any] = NotificationStream(self, methods)
         self._add_stream(stream)
         return stream
 
@@ -342,13 +402,13 @@ class Client(ClientBase, ClientMethods):
         if self._exited is not None:
             raise self._exited.for_method(method)
         if self._proc is None:
-            raise RuntimeError("the Client is not started: use `with Client(...) as client:` or call start()")
+            raise InvalidState("the Client is not started: use `with Client(...) as client:` or call start()")
 
     def _check_not_reader(self, what: str) -> None:
         if threading.current_thread() is self._reader:
-            raise RuntimeError(
+            raise InvalidState(
                 f"{what} from a notification handler: handlers run on the reader thread, which must stay "
-                "free to read the reply; use notify(), or hand the work to another thread"
+                "free to read the reply; use notify() or submit(), or hand the work to another thread"
             )
 
     def _abandon(self, id: int) -> bool:
@@ -362,13 +422,11 @@ class Client(ClientBase, ClientMethods):
             return False  # answered: its reply hook, if any, has run
         self._unhook_reply(id)
         if running:
-            try:
-                self._write(notification_message("$/cancelRequest", {"id": id}), "$/cancelRequest")
-            except (DaemonExited, OSError):
-                pass
+            self._write_anywhere(notification_message("$/cancelRequest", {"id": id}), "$/cancelRequest")
         return True
 
     def _write(self, body: bytes, method: str, wait_for_exit: bool = True) -> None:
+        trace_sent(body)
         data = encode(body, self.framing)
         assert self._proc is not None and self._proc.stdin is not None
         with self._write_lock:
@@ -429,14 +487,31 @@ class Client(ClientBase, ClientMethods):
             proc.wait()
         if self._stderr_reader is not None:
             self._stderr_reader.join(2.0)
+        # Close the pipes whose reader is done (one still reading keeps its own).
+        stderr_done = self._stderr_reader is None or not self._stderr_reader.is_alive()
+        for pipe in (proc.stdout, proc.stderr if stderr_done else None):
+            try:
+                if pipe is not None:
+                    pipe.close()
+            except OSError:
+                pass
         self._stderr.close()
         exited = DaemonExited(proc.returncode, self._stderr.tail(20))
+        futures: List[_Pending] = []
         with self._lock:
             self._exited = exited
             for p in self._pending.values():
-                p.error = exited.for_method(p.method)
-                p.event.set()
+                if p.future is not None:
+                    futures.append(p)
+                else:
+                    p.error = exited.for_method(p.method)
+                    p.event.set()
             self._pending.clear()
+        if self._deadlines is not None:
+            self._deadlines.close()
+        for p in futures:  # outside the lock: their done callbacks run now
+            assert p.future is not None
+            _settle(p.future, error=exited.for_method(p.method))
         self._end_streams()
         self._done.set()
 
@@ -455,8 +530,16 @@ class Client(ClientBase, ClientMethods):
     def _resolve(self, id: int, msg: Dict[str, Any]) -> None:
         with self._lock:  # so that a caller whose _abandon finds nothing sees the reply
             pending = self._pending.pop(id, None)
-            if pending is not None:
+            if pending is None:
+                self._unclaimed_reply(id, msg)
+                return
+            if pending.future is None:
                 pending.msg = msg
                 pending.event.set()
-            else:
-                self._unclaimed_reply(id, msg)
+                return
+        try:  # a submitted request: resolved outside the lock, as its done callbacks run now
+            result = self._outcome(msg, pending.method)
+        except RpcError as e:
+            _settle(pending.future, error=e)
+        else:
+            _settle(pending.future, result)

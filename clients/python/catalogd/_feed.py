@@ -27,7 +27,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union, overload
 
 from ._core import Handlers, logger
-from ._errors import CatalogdError, DaemonExited, FeedOutOfSync, NotFound, ProtocolError
+from ._errors import DaemonExited, FeedOutOfSync, InvalidState, NotFound, ProtocolError, RpcError
 from ._feed_mirror import FeedEvent, FeedMirror, Item
 from ._types import FeedRange
 
@@ -78,7 +78,7 @@ class _FeedBase:
         """The daemon's id of the feed."""
         feed_id = self._mirror.feed_id
         if feed_id is None:
-            raise RuntimeError("the feed is not open")
+            raise InvalidState("the feed is not open")
         return feed_id
 
     @property
@@ -127,7 +127,7 @@ class _FeedBase:
         return self._mirror.end_reached
 
     @property
-    def error(self) -> Optional[CatalogdError]:
+    def error(self) -> Optional[RpcError]:
         """The error of the last failed load or refresh (the items stay); None
         once a load succeeded."""
         return self._mirror.error

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple
 
-from ._errors import CatalogdError, FeedOutOfSync, ProtocolError
+from ._errors import FeedOutOfSync, ProtocolError, RpcError
 from ._types import (
     FEEDS_ITEMS_CHANGED,
     FEEDS_PAGE_LOADED,
@@ -85,14 +85,14 @@ class FeedMirror:
     """
 
     def __init__(self, feed_id: Optional[str] = None, state: str = "idle") -> None:
-        self.feed_id = feed_id
+        self.feed_id: Optional[str] = feed_id
         self.items: List[Item] = []
-        self.generation = 0
-        self.count = 0
-        self.state = state
-        self.end_reached = False
-        self.error: Optional[CatalogdError] = None
-        self.resyncing = False
+        self.generation: int = 0
+        self.count: int = 0
+        self.state: str = state
+        self.end_reached: bool = False
+        self.error: Optional[RpcError] = None
+        self.resyncing: bool = False
 
     def apply(self, method: str, params: Any) -> List[FeedEvent]:
         """Applies one notification of this feed (`feeds/pageLoaded`,
@@ -165,7 +165,7 @@ class FeedMirror:
         if n.state == "ended":
             self.end_reached = True
         if n.error is not None:
-            self.error = CatalogdError.from_wire(n.error.to_json())
+            self.error = RpcError.from_wire(n.error.to_json())
         elif n.state in ("idle", "ended"):
             self.error = None
         events.append(self._event("state", error=self.error if n.state == "failed" else None))

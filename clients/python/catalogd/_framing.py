@@ -9,26 +9,35 @@ answers in the same one, so a client picks one and keeps it.
 from __future__ import annotations
 
 import json
-from typing import Any, List
+from typing import Any, List, Literal, Tuple
 
-from ._errors import ProtocolError
+from ._errors import InvalidArgument, ProtocolError
 
-FRAMINGS = ("ndjson", "lsp")
+Framing = Literal["ndjson", "lsp"]
+"""How messages are delimited on the pipes: "ndjson" (one JSON text per line)
+or "lsp" (`Content-Length` headers)."""
+
+FRAMINGS: Tuple[Framing, ...] = ("ndjson", "lsp")
 
 MAX_HEADER_BYTES = 8192
 """A header block longer than this is not LSP framing: the stream is corrupt."""
 
 
-def check_framing(framing: str) -> str:
-    if framing not in FRAMINGS:
-        raise ValueError(f"framing must be one of {', '.join(FRAMINGS)}, not {framing!r}")
-    return framing
+def check_framing(framing: str) -> Framing:
+    """`framing` when it is one the client speaks; else `InvalidArgument` (a `ValueError`)."""
+    if framing in FRAMINGS:
+        return framing
+    raise InvalidArgument(f"framing must be one of {', '.join(FRAMINGS)}, not {framing!r}")
 
 
 def dumps(message: Any) -> bytes:
     """Compact UTF-8 JSON. NaN and infinities are refused (they are not JSON);
     newlines inside strings are escaped, so a body never contains one."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    try:
+        text = json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as e:  # a value JSON cannot hold: the caller's params
+        raise InvalidArgument(f"params cannot be sent as JSON: {e}") from e
+    return text.encode("utf-8")
 
 
 def encode(body: bytes, framing: str) -> bytes:

@@ -8,7 +8,7 @@ one `on_<notification>` per notification the daemon sends."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Literal, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 from . import _wire as _w
 from ._types import (
@@ -38,6 +38,19 @@ from ._types import (
     Status,
     SupplierList,
 )
+
+if TYPE_CHECKING:
+    from ._async_client import AsyncNotificationStream
+    from ._client import NotificationStream
+    from ._json_types import (
+        FeedsItemsChangedJson,
+        FeedsPageLoadedJson,
+        FeedsStateChangedJson,
+        ProductsChangedJson,
+        ProductsListUpdatedJson,
+        ProgressJson,
+        QuotesLoadingJson,
+    )
 
 METHODS: Dict[str, str] = {
     "daemon/echo": "daemon_echo",
@@ -157,6 +170,10 @@ class ClientMethods:
         raise NotImplementedError
 
     def on(self, method: str, callback: Callable[[Any], Any]) -> Callable[[], None]:
+        """Implemented by the client."""
+        raise NotImplementedError
+
+    def _notification_stream(self, methods: Tuple[str, ...]) -> NotificationStream[Any]:
         """Implemented by the client."""
         raise NotImplementedError
 
@@ -892,6 +909,54 @@ class ClientMethods:
         """
         return self.on("quotes/loading", lambda params: callback(QuotesLoading.from_json(params)))
 
+    @overload
+    def notifications(
+        self, method: Literal["$/progress"], /
+    ) -> NotificationStream[ProgressJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["feeds/itemsChanged"], /
+    ) -> NotificationStream[FeedsItemsChangedJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["feeds/pageLoaded"], /
+    ) -> NotificationStream[FeedsPageLoadedJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["feeds/stateChanged"], /
+    ) -> NotificationStream[FeedsStateChangedJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["products/changed"], /
+    ) -> NotificationStream[ProductsChangedJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["products/listUpdated"], /
+    ) -> NotificationStream[ProductsListUpdatedJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["quotes/loading"], /
+    ) -> NotificationStream[QuotesLoadingJson]: ...
+
+    @overload
+    def notifications(self, *methods: str) -> NotificationStream[Any]: ...
+
+    def notifications(self, *methods: str) -> NotificationStream[Any]:
+        """A blocking iterator of the notifications that arrive from now on (only those of `methods`
+        when given), as `Notification(method, params)` pairs; it ends when the daemon exits or when
+        it is closed.
+
+        Made for one notification name, its params have the type of that notification's JSON
+        (`QuotesLoadingJson` for "quotes/loading"); for other names they are `Any`.
+        """
+        return self._notification_stream(methods)
+
 
 class AsyncClientMethods:
     """The typed methods of `AsyncClient`; each one is `request` with its params built and its
@@ -904,6 +969,10 @@ class AsyncClientMethods:
         raise NotImplementedError
 
     def on(self, method: str, callback: Callable[[Any], Any]) -> Callable[[], None]:
+        """Implemented by the client."""
+        raise NotImplementedError
+
+    def _notification_stream(self, methods: Tuple[str, ...]) -> AsyncNotificationStream[Any]:
         """Implemented by the client."""
         raise NotImplementedError
 
@@ -1638,3 +1707,51 @@ class AsyncClientMethods:
         Returns a function that removes the handler; see `on`.
         """
         return self.on("quotes/loading", lambda params: callback(QuotesLoading.from_json(params)))
+
+    @overload
+    def notifications(
+        self, method: Literal["$/progress"], /
+    ) -> AsyncNotificationStream[ProgressJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["feeds/itemsChanged"], /
+    ) -> AsyncNotificationStream[FeedsItemsChangedJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["feeds/pageLoaded"], /
+    ) -> AsyncNotificationStream[FeedsPageLoadedJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["feeds/stateChanged"], /
+    ) -> AsyncNotificationStream[FeedsStateChangedJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["products/changed"], /
+    ) -> AsyncNotificationStream[ProductsChangedJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["products/listUpdated"], /
+    ) -> AsyncNotificationStream[ProductsListUpdatedJson]: ...
+
+    @overload
+    def notifications(
+        self, method: Literal["quotes/loading"], /
+    ) -> AsyncNotificationStream[QuotesLoadingJson]: ...
+
+    @overload
+    def notifications(self, *methods: str) -> AsyncNotificationStream[Any]: ...
+
+    def notifications(self, *methods: str) -> AsyncNotificationStream[Any]:
+        """An async iterator of the notifications that arrive from now on (only those of `methods` when
+        given), as `Notification(method, params)` pairs; it ends when the daemon exits or when it is
+        closed.
+
+        Made for one notification name, its params have the type of that notification's JSON
+        (`QuotesLoadingJson` for "quotes/loading"); for other names they are `Any`.
+        """
+        return self._notification_stream(methods)

@@ -14,10 +14,14 @@ another) and writes, under `clients/python/catalogd/`:
   objects told apart by a `const` member (`op: "insert"`, …) is a `Union`
   of their dataclasses, with `<name>_from_json` to decode one. Also a
   constant per notification name and `NOTIFICATION_PARAMS`.
+- `_json_types.py`: a TypedDict for the params of every server→client
+  notification (`QuotesLoadingJson`) and for the objects nested in them:
+  the JSON as it arrives (camelCase keys), for type checkers.
 - `_methods.py`: `ClientMethods` and `AsyncClientMethods`, mixins with one
   typed method per OpenRPC method (`quotes/random` → `quotes_random`), whose
-  keyword-only parameters are the OpenRPC params in snake_case, and one
-  `on_<notification>` per server→client notification.
+  keyword-only parameters are the OpenRPC params in snake_case, one
+  `on_<notification>` per server→client notification, and `notifications`,
+  whose overloads give the stream of one notification the type of its params.
 
 Standard library only; Python 3.9+. The output does not depend on the order
 of keys in the document beyond the order of properties and params.
@@ -424,6 +428,139 @@ class Types:
         self.order.append(name)
 
 
+# ---------------------------------------------------------------- JSON as TypedDicts
+
+
+@dataclass
+class DictSpec:
+    """A TypedDict: an object schema as the JSON it is (wire keys)."""
+
+    name: str
+    doc: str
+    fields: List[Tuple[str, str, bool, str]]
+    """(wire key, annotation, required, description), in the document's order."""
+    origin: str
+
+
+class JsonTypes:
+    """Turns JSON Schemas into the annotations of the JSON itself, for type
+    checkers: a TypedDict (`<Name>Json`) per object with properties, `Literal`
+    for `const` and `enum`, `Union` for oneOf/anyOf (a named alias for a
+    component), `List`, `Dict`. Made only for what notifications carry."""
+
+    def __init__(self, doc: Dict[str, Any]) -> None:
+        self.components: Dict[str, Any] = doc.get("components", {}).get("schemas", {})
+        self.dicts: Dict[str, DictSpec] = {}
+        self.aliases: Dict[str, str] = {}
+        """Alias name → its `Union[…]` (a component that is a oneOf of objects)."""
+
+    def resolve(self, schema: Any, hint: str) -> str:
+        if not isinstance(schema, dict) or not schema:
+            return "Any"
+        if "$ref" in schema:
+            ref = schema["$ref"]
+            if not ref.startswith(REF_PREFIX):
+                raise GenerationError(f"unsupported $ref {ref!r}")
+            name = ref[len(REF_PREFIX):]
+            if name not in self.components:
+                raise GenerationError(f"$ref to an unknown schema {name!r}")
+            target = self.components[name]
+            if Types.is_record(target):
+                return self.add_dict(name + "Json", target, target.get("description", ""))
+            alternatives = target.get("oneOf") or target.get("anyOf")
+            if isinstance(alternatives, list) and sum(Types.is_record(a) for a in alternatives) >= 2:
+                alias = name + "Json"
+                if alias not in self.aliases:
+                    self.aliases[alias] = "Any"  # before the parts: a schema may refer to itself
+                    self.aliases[alias] = self.alternatives(alternatives, name)
+                return alias
+            return self.resolve(target, name)
+        if "const" in schema:
+            return f"Literal[{pyrepr(schema['const'])}]" if schema["const"] is not None else "None"
+        if "enum" in schema:
+            values = [v for v in schema["enum"] if v is not None]
+            if values and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in values):
+                ann = "Literal[" + ", ".join(pyrepr(v) for v in values) + "]"
+            else:
+                ann = "Any"
+            return self.optional(ann) if len(values) != len(schema["enum"]) else ann
+        for key in ("oneOf", "anyOf"):
+            if key in schema:
+                return self.alternatives(schema[key], hint)
+        if "allOf" in schema and len(schema["allOf"]) == 1:
+            return self.resolve(schema["allOf"][0], hint)
+        types = schema.get("type")
+        if isinstance(types, list):
+            return self.union([self.resolve({**schema, "type": t}, hint) for t in types])
+        if types is None:
+            types = "object" if "properties" in schema else "array" if "items" in schema else None
+        if types == "object" and schema.get("properties"):
+            title = schema.get("title", "")
+            name = title if re.fullmatch(r"[A-Z][A-Za-z0-9]*", title) else hint
+            return self.add_dict(name + "Json", schema, schema.get("description", ""))
+        if types == "object":
+            extra = schema.get("additionalProperties")
+            value = self.resolve(extra, hint + "Value") if isinstance(extra, dict) and extra else "Any"
+            return f"Dict[str, {value}]"
+        if types == "array":
+            return f"List[{self.resolve(schema.get('items', {}), singular(hint))}]"
+        simple = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
+        return simple.get(types, "Any") if isinstance(types, str) or types is None else "Any"
+
+    def alternatives(self, schemas: List[Any], hint: str) -> str:
+        """A oneOf/anyOf. Two or more objects are a Union of TypedDicts when a
+        `const` member tells them apart (each named by its `title`, else `hint`
+        and that value), as `Types.alternatives` makes dataclasses; else a dict."""
+        records = [s for s in schemas if isinstance(s, dict) and Types.is_record(s)]
+        if len(records) < 2:
+            return self.union([self.resolve(s, hint) for s in schemas])
+        tag = Types.discriminator(records)
+        parts: List[str] = []
+        for s in schemas:
+            if s in records and tag is not None:
+                title = s.get("title", "")
+                value = str(s["properties"][tag]["const"])
+                name = title if re.fullmatch(r"[A-Z][A-Za-z0-9]*", title) else hint + pascal(value)
+                parts.append(self.add_dict(name + "Json", s, s.get("description", "")))
+            elif s in records:
+                parts.append("Dict[str, Any]")
+            else:
+                parts.append(self.resolve(s, hint))
+        return self.union(parts)
+
+    def union(self, parts: List[str]) -> str:
+        if "Any" in parts:
+            return "Any"
+        nullable = "None" in parts
+        rest = list(dict.fromkeys(p for p in parts if p != "None"))
+        if not rest:
+            return "None"
+        ann = rest[0] if len(rest) == 1 else "Union[" + ", ".join(rest) + "]"
+        return self.optional(ann) if nullable else ann
+
+    @staticmethod
+    def optional(ann: str) -> str:
+        return ann if ann == "Any" or ann.startswith("Optional[") else f"Optional[{ann}]"
+
+    def add_dict(self, name: str, schema: Dict[str, Any], doc: str) -> str:
+        origin = json.dumps(schema, sort_keys=True)
+        known = self.dicts.get(name)
+        if known is not None:
+            if known.origin != origin:
+                raise GenerationError(f"two different schemas want the TypedDict name {name!r}")
+            return name
+        spec = DictSpec(name, doc, [], origin)
+        self.dicts[name] = spec  # before the fields: a schema may refer to itself
+        required = set(schema.get("required", []))
+        base = name[: -len("Json")]
+        for wire, sub in schema.get("properties", {}).items():
+            if not wire.isidentifier() or keyword.iskeyword(wire):
+                raise GenerationError(f"{name}: the key {wire!r} cannot be a TypedDict field")
+            desc = sub.get("description", "") if isinstance(sub, dict) else ""
+            spec.fields.append((wire, self.resolve(sub, base + pascal(wire)), wire in required, desc))
+        return name
+
+
 # ---------------------------------------------------------------- methods
 
 
@@ -560,7 +697,10 @@ def build_notifications(doc: Dict[str, Any], types: Types) -> List[NotificationS
 
 
 TYPING_PLACEHOLDER = "<typing imports>"
-TYPING_NAMES = ("Any", "Callable", "ClassVar", "Dict", "List", "Literal", "Mapping", "Optional", "Sequence", "Union")
+TYPING_NAMES = (
+    "TYPE_CHECKING", "Any", "Callable", "ClassVar", "Dict", "List", "Literal", "Mapping", "Optional", "Sequence",
+    "Tuple", "TypedDict", "Union", "overload",
+)
 
 
 def with_typing_imports(text: str) -> str:
@@ -678,6 +818,67 @@ def emit_types(doc: Dict[str, Any], types: Types, notes: List[NotificationSpec])
     return with_typing_imports("\n".join(out) + "\n")
 
 
+def emit_json_types(jtypes: JsonTypes, params: Dict[str, str]) -> str:
+    """`_json_types.py`: the TypedDicts, then the aliases of unions (made when the module runs)."""
+    out: List[str] = [HEADER]
+    out.append('"""The JSON of the daemon\'s notifications, for type checkers: a TypedDict')
+    out.append("per object (`<Name>Json`), with the wire (camelCase) keys. The params of a")
+    out.append('stream made by `notifications("quotes/loading")` are a `QuotesLoadingJson`;')
+    out.append("at run time they are the plain dicts the daemon sent, and")
+    out.append('`QuotesLoading.from_json(params)` makes the dataclass."""')
+    out.append("")
+    out.append("from __future__ import annotations")
+    out.append("")
+    out.append(TYPING_PLACEHOLDER)
+    names = sorted(jtypes.dicts)
+    aliases = sorted(jtypes.aliases)
+    out.append("")
+    out.append("__all__ = [")
+    for name in sorted(names + aliases):
+        out.append(f"    {q(name)},")
+    out.append("]")
+    for name in names:
+        spec = jtypes.dicts[name]
+        required = [f for f in spec.fields if f[2]]
+        optional = [f for f in spec.fields if not f[2]]
+        plain = name[: -len("Json")]
+        doc = (spec.doc.strip() + "\n\n" if spec.doc.strip() else "") + f"`{plain}` as JSON, with its wire keys."
+        groups: List[Tuple[str, str, List[Tuple[str, str, bool, str]], bool]] = []
+        if required and optional:
+            base = f"_{name}Required"
+            groups.append((base, "TypedDict", required, False))
+            groups.append((name, f"{base}, total=False", optional, True))
+        else:
+            groups.append((name, "TypedDict" if required else "TypedDict, total=False", spec.fields, True))
+        for cls, bases, fields, documented in groups:
+            out.append("")
+            out.append("")
+            out.append(f"class {cls}({bases}):")
+            if documented:
+                out.extend(doc_block(doc, "    "))
+                if fields:
+                    out.append("")
+            else:
+                out.extend(doc_block(f"The required keys of `{name}`.", "    "))
+                out.append("")
+            for wire, ann, _, desc in fields:
+                comment = f"  # {desc}" if desc and len(f"    {wire}: {ann}  # {desc}") <= 100 else ""
+                out.append(f"    {wire}: {ann}{comment}")
+    for alias in aliases:
+        out.append("")
+        out.append("")
+        out.append(f"{alias} = {jtypes.aliases[alias]}")
+    out.append("")
+    out.append("")
+    out.append("NOTIFICATION_JSON: Dict[str, str] = {")
+    for wire in sorted(params):
+        out.append(f"    {q(wire)}: {q(params[wire])},")
+    out.append("}")
+    out.append('"""Notification name → the name of the TypedDict of its params."""')
+    text = "\n".join(out) + "\n"
+    return with_typing_imports(text)
+
+
 def method_lines(m: MethodSpec, is_async: bool) -> List[str]:
     out: List[str] = []
     sig = ["self"]
@@ -764,7 +965,44 @@ def method_lines(m: MethodSpec, is_async: bool) -> List[str]:
     return out
 
 
-def emit_methods(methods: List[MethodSpec], notes: List[NotificationSpec], types: Types) -> str:
+def notifications_lines(notes: List[NotificationSpec], json_params: Dict[str, str], is_async: bool) -> List[str]:
+    """`notifications` with an overload per server→client notification: its
+    stream has the params type of that notification."""
+    stream = "AsyncNotificationStream" if is_async else "NotificationStream"
+    out: List[str] = []
+    for n in notes:
+        if not n.handler:
+            continue
+        ptype = json_params.get(n.wire, "Any")
+        out.append("")
+        out.append("    @overload")
+        line = f"    def notifications(self, method: Literal[{q(n.wire)}], /) -> {stream}[{ptype}]: ..."
+        if len(line) <= 100:
+            out.append(line)
+        else:
+            out.append("    def notifications(")
+            out.append(f"        self, method: Literal[{q(n.wire)}], /")
+            out.append(f"    ) -> {stream}[{ptype}]: ...")
+    out.append("")
+    out.append("    @overload")
+    out.append(f"    def notifications(self, *methods: str) -> {stream}[Any]: ...")
+    out.append("")
+    out.append(f"    def notifications(self, *methods: str) -> {stream}[Any]:")
+    how = "An async iterator" if is_async else "A blocking iterator"
+    text = (
+        f"{how} of the notifications that arrive from now on (only those of `methods` when given), as "
+        "`Notification(method, params)` pairs; it ends when the daemon exits or when it is closed.\n\n"
+        "Made for one notification name, its params have the type of that notification's JSON "
+        '(`QuotesLoadingJson` for "quotes/loading"); for other names they are `Any`.'
+    )
+    out.extend(doc_block(text, "        "))
+    out.append("        return self._notification_stream(methods)")
+    return out
+
+
+def emit_methods(
+    methods: List[MethodSpec], notes: List[NotificationSpec], types: Types, json_params: Dict[str, str]
+) -> str:
     out: List[str] = [HEADER]
     out.append('"""The typed methods of `Client` and `AsyncClient`: one per OpenRPC method')
     out.append("(`quotes/random` → `quotes_random`, keyword-only params in snake_case) and")
@@ -784,6 +1022,16 @@ def emit_methods(methods: List[MethodSpec], notes: List[NotificationSpec], types
         for u in used:
             out.append(f"    {u},")
         out.append(")")
+    out.append("")
+    out.append("if TYPE_CHECKING:")
+    out.append("    from ._async_client import AsyncNotificationStream")
+    out.append("    from ._client import NotificationStream")
+    json_used = sorted(set(json_params.values()))
+    if json_used:
+        out.append("    from ._json_types import (")
+        for u in json_used:
+            out.append(f"        {u},")
+        out.append("    )")
     out.append("")
     out.append("METHODS: Dict[str, str] = {")
     for m in methods:
@@ -832,6 +1080,11 @@ def emit_methods(methods: List[MethodSpec], notes: List[NotificationSpec], types
         out.append("    def on(self, method: str, callback: Callable[[Any], Any]) -> Callable[[], None]:")
         out.append('        """Implemented by the client."""')
         out.append("        raise NotImplementedError")
+        stream = "AsyncNotificationStream" if is_async else "NotificationStream"
+        out.append("")
+        out.append(f"    def _notification_stream(self, methods: Tuple[str, ...]) -> {stream}[Any]:")
+        out.append('        """Implemented by the client."""')
+        out.append("        raise NotImplementedError")
         for m in methods:
             out.append("")
             out.extend(method_lines(m, is_async))
@@ -859,6 +1112,7 @@ def emit_methods(methods: List[MethodSpec], notes: List[NotificationSpec], types
                     out.append(line)
             else:
                 out.append(f"        return self.on({q(n.wire)}, callback)")
+        out.extend(notifications_lines(notes, json_params, is_async))
     return with_typing_imports("\n".join(out) + "\n")
 
 
@@ -872,9 +1126,17 @@ def generate(doc: Dict[str, Any]) -> Dict[str, str]:
         types.component(name)
     methods = build_methods(doc, types)
     notes = build_notifications(doc, types)
+    jtypes = JsonTypes(doc)
+    json_params: Dict[str, str] = {}
+    for n in doc.get("x-notifications", []):
+        if n.get("direction", "").startswith("server") and Types.is_record(n.get("params") or {}):
+            name = jtypes.resolve(n["params"], pascal(n["name"]))
+            jtypes.dicts[name].doc = f"The params of the `{n['name']}` notification. {n.get('summary', '')}"
+            json_params[n["name"]] = name
     return {
         "_types.py": emit_types(doc, types, notes),
-        "_methods.py": emit_methods(methods, notes, types),
+        "_json_types.py": emit_json_types(jtypes, json_params),
+        "_methods.py": emit_methods(methods, notes, types, json_params),
     }
 
 

@@ -30,23 +30,23 @@ def binary_path() -> Path:
     return REPO_ROOT / ".build" / "debug" / "catalogd"
 
 
-def isolated_env(base: Path, extra: Optional[Dict[str, str]] = None) -> Dict[str, str]:
-    """This process's environment without catalogd settings or proxies, with an empty home."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("CATALOGD_")
-        and k.lower() not in ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
-        and k not in ("KAKAO_REST_API_KEY", "LC_ALL", "LC_MESSAGES")
-    }
-    for name, var in (("home", "HOME"), ("config", "XDG_CONFIG_HOME"), ("data", "XDG_DATA_HOME"),
-                      ("cache", "XDG_CACHE_HOME"), ("state", "XDG_STATE_HOME")):
-        d = base / name
-        d.mkdir(parents=True, exist_ok=True)
-        env[var] = str(d)
-    # English error messages whatever the machine's language.
-    env.update(NO_PROXY="*", no_proxy="*", LANG="C.UTF-8")
+def client_env(base: Path, extra: Optional[Dict[str, Optional[str]]] = None) -> Dict[str, Optional[str]]:
+    """A daemon's `env` for `Client` (which extends this process's environment,
+    None removing a variable): the pytest plugin's isolated environment (an
+    empty home, no catalogd settings or proxies, English messages), and `extra`."""
+    from catalogd.pytest_plugin import isolated_env as plugin_env
+
+    env = plugin_env(base)
     env.update(extra or {})
+    return env
+
+
+def isolated_env(base: Path, extra: Optional[Dict[str, Optional[str]]] = None) -> Dict[str, str]:
+    """The same environment whole, for `subprocess`."""
+    from catalogd._core import merge_env
+
+    env = merge_env(client_env(base, extra))
+    assert env is not None
     return env
 
 

@@ -7,6 +7,11 @@
 Every daemon gets an empty home, XDG directories and data dir of its own, and
 every test has a watchdog: when it fires, the test's daemons are killed, which
 makes every pending call fail with DaemonExited, so nothing hangs.
+
+The package's pytest plugin gives the `client` fixture (`catalogd_client`) and
+puts the daemon's stderr in the report of a failed test. This file loads it
+from the checkout, unless the entry point of an installed copy has loaded it
+already (naming it twice would register it twice).
 """
 
 from __future__ import annotations
@@ -14,16 +19,37 @@ from __future__ import annotations
 import faulthandler
 import os
 import signal
+import sys
 import threading
+import warnings
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import pytest
-from client_support import binary_path, isolated_env
+from client_support import PACKAGE_ROOT, binary_path, client_env, isolated_env
 
 import catalogd
 
 DEFAULT_TEST_TIMEOUT = 60.0
+
+
+def _plugin_loaded() -> bool:
+    """Whether pytest loaded the plugin already, through the entry point of an
+    installed copy of the package (then `catalogd` is that copy: the warning
+    says how to test this checkout instead)."""
+    if "catalogd.pytest_plugin" not in sys.modules:
+        return False
+    where = Path(sys.modules["catalogd.pytest_plugin"].__file__ or "").resolve()
+    if PACKAGE_ROOT not in where.parents:
+        warnings.warn(
+            f"the tests run the installed catalogd ({where.parent}), whose pytest plugin loaded it first: "
+            "run them with `-p no:catalogd` to test this checkout",
+            stacklevel=1,
+        )
+    return True
+
+
+pytest_plugins = ["pytester"] + ([] if _plugin_loaded() else ["catalogd.pytest_plugin"])
 
 
 @pytest.fixture(scope="session")
@@ -32,6 +58,12 @@ def catalogd_bin() -> str:
     if not path.is_file():
         pytest.fail(f"catalogd binary not found at {path}: run `swift build` or set CATALOGD_BIN", pytrace=False)
     return str(path)
+
+
+@pytest.fixture
+def catalogd_binary(catalogd_bin: str) -> str:
+    """The plugin's fixtures run the daemon under test."""
+    return catalogd_bin
 
 
 class Daemons:
@@ -43,8 +75,13 @@ class Daemons:
         self.clients: List[Any] = []
         self._n = 0
 
-    def env(self, extra: Optional[Dict[str, str]] = None) -> Dict[str, str]:
+    def env(self, extra: Optional[Dict[str, Optional[str]]] = None) -> Dict[str, str]:
+        """The whole environment of a daemon, for `subprocess`."""
         return isolated_env(self.base / "env", extra)
+
+    def client_env(self, extra: Optional[Dict[str, Optional[str]]] = None) -> Dict[str, Optional[str]]:
+        """A daemon's `env` for `Client`, which extends this process's."""
+        return client_env(self.base / "env", extra)
 
     def data_dir(self) -> Path:
         self._n += 1
@@ -59,7 +96,7 @@ class Daemons:
         """A client (not started) of `catalogd [--data-dir <fresh>] ARGS...`."""
         argv = (["--data-dir", str(self.data_dir())] if data_dir else []) + list(args)
         kwargs.setdefault("handshake_timeout", 20.0)
-        client = (cls or catalogd.Client)(self.bin, argv, self.env(env), **kwargs)
+        client = (cls or catalogd.Client)(self.bin, argv, self.client_env(env), **kwargs)
         self.clients.append(client)
         return client
 
@@ -92,10 +129,11 @@ _LIVE: List[Daemons] = []
 
 
 @pytest.fixture
-def client(daemons: Daemons):
-    """A started Client (NDJSON framing) with a fresh data dir."""
-    with daemons() as c:
-        yield c
+def client(catalogd_client: catalogd.Client, daemons: Daemons) -> catalogd.Client:
+    """A started Client (NDJSON framing) with a fresh data dir: the plugin's
+    `catalogd_client`, which the watchdog kills too."""
+    daemons.clients.append(catalogd_client)
+    return catalogd_client
 
 
 @pytest.fixture(params=["ndjson", "lsp"])

@@ -3,6 +3,7 @@ and data."""
 
 from __future__ import annotations
 
+import asyncio
 import http.server
 import json
 import socket
@@ -20,6 +21,7 @@ from catalogd import (
     InvalidRequest,
     MethodNotFound,
     NotFound,
+    RpcError,
     UpstreamError,
     UpstreamUnavailable,
 )
@@ -52,10 +54,10 @@ def test_not_found_carries_resource_and_id(client):
     assert e.value.data == {"resource": "quote", "id": None}
 
 
-def test_every_error_is_a_catalogd_error(client):
-    with pytest.raises(CatalogdError) as e:
+def test_every_error_reply_is_an_rpc_error(client):
+    with pytest.raises(RpcError) as e:
         client.quotes_random(tags=["no-such-tag-anywhere"])
-    assert type(e.value) is NotFound
+    assert type(e.value) is NotFound and isinstance(e.value, CatalogdError)
 
 
 def test_request_after_shutdown(client):
@@ -135,15 +137,69 @@ def test_each_well_known_code_has_its_class():
         -32030: "StorageFull",
     }
     for code, name in expected.items():
-        err = CatalogdError.from_wire({"code": code, "message": "m", "data": {"x": 1}}, "a/b")
+        err = RpcError.from_wire({"code": code, "message": "m", "data": {"x": 1}}, "a/b")
         assert type(err).__name__ == name and type(err) is getattr(catalogd, name)
         assert (err.code, err.message, err.data, err.method) == (code, "m", {"x": 1}, "a/b")
-        assert isinstance(err, CatalogdError) and err.CODE == code
+        assert isinstance(err, RpcError) and isinstance(err, CatalogdError) and err.CODE == code
 
 
-def test_unknown_codes_and_malformed_errors_stay_catalogd_errors():
-    err = CatalogdError.from_wire({"code": -31999, "message": "new"})
-    assert type(err) is CatalogdError and err.code == -31999 and err.data is None
-    odd = CatalogdError.from_wire("not an object")
+def test_unknown_codes_and_malformed_errors_stay_rpc_errors():
+    err = RpcError.from_wire({"code": -31999, "message": "new"})
+    assert type(err) is RpcError and err.code == -31999 and err.data is None
+    odd = RpcError.from_wire("not an object")
     assert type(odd) is catalogd.InternalError
-    assert CatalogdError.from_wire({"code": -32020, "message": "m", "data": {"retryable": False}}).retryable is False
+    assert RpcError.from_wire({"code": -32020, "message": "m", "data": {"retryable": False}}).retryable is False
+
+
+def test_catalogd_error_is_the_root_of_every_exception_of_the_client():
+    """One `except CatalogdError` catches them all; each also keeps the
+    standard base it had, so older `except` clauses still work."""
+    import inspect
+
+    exported = [v for v in vars(catalogd).values() if inspect.isclass(v) and issubclass(v, BaseException)]
+    assert len(exported) >= 20
+    assert all(issubclass(cls, CatalogdError) for cls in exported), [
+        c.__name__ for c in exported if not issubclass(c, CatalogdError)
+    ]
+    assert not issubclass(CatalogdError, RpcError) and issubclass(catalogd.NotFound, RpcError)
+    for cls, base in [
+        (catalogd.DaemonExited, ConnectionError),
+        (catalogd.RequestTimeout, TimeoutError),
+        (catalogd.NotificationTimeout, TimeoutError),
+        (catalogd.NotificationTimeout, asyncio.TimeoutError),
+        (catalogd.ProtocolError, ValueError),
+        (catalogd.BinaryNotFound, FileNotFoundError),
+        (catalogd.BinaryNotExecutable, PermissionError),
+        (catalogd.InvalidArgument, TypeError),
+        (catalogd.InvalidArgument, ValueError),
+        (catalogd.InvalidState, RuntimeError),
+    ]:
+        assert issubclass(cls, base) and issubclass(cls, CatalogdError), cls
+    assert not issubclass(catalogd.DaemonExited, RpcError) and not issubclass(catalogd.UsageError, RpcError)
+
+
+def test_misuse_raises_usage_errors(client, tmp_path):
+    with pytest.raises(catalogd.InvalidArgument, match="params"):
+        client.request("daemon/echo", "text")  # neither an object nor an array
+    with pytest.raises(catalogd.InvalidArgument, match="JSON"):
+        client.request("daemon/echo", [float("nan")])
+    with pytest.raises(catalogd.InvalidArgument, match="timeout"):
+        client.request("daemon/echo", [1], timeout=-1)
+    with pytest.raises(catalogd.InvalidArgument, match="timeout"):
+        client.daemon_echo([1], timeout="soon")  # type: ignore[arg-type]
+    with pytest.raises(catalogd.InvalidArgument, match="timeout"):
+        catalogd.Client(client.binary, timeout="soon")  # type: ignore[arg-type]
+    with pytest.raises(catalogd.InvalidArgument, match="env"):
+        catalogd.Client(client.binary, env="A=1")  # type: ignore[arg-type]
+    assert client.daemon_echo([1], timeout=float("inf")) == [1], "infinity: no limit"
+
+    def from_handler(params: object) -> None:
+        try:
+            client.daemon_echo()
+        except catalogd.InvalidState as e:
+            raised.append(e)
+
+    raised: list = []
+    client.on("quotes/loading", from_handler)
+    client.quotes_random()
+    assert len(raised) == 2 and "notification handler" in str(raised[0])

@@ -38,7 +38,7 @@ def test_the_tour_runs_every_section_the_daemon_serves(daemons):
     assert "quotes/loading while it ran (the refresh button's state): [True, False]" in out
     assert "NotFound" in out and "InvalidParams on field 'limit'" in out and "timed out" in out
     assert "the daemon exited with status 0" in out
-    with Client(daemons.bin, ["--data-dir", str(daemons.data_dir())], daemons.env()) as c:
+    with Client(daemons.bin, ["--data-dir", str(daemons.data_dir())], daemons.client_env()) as c:
         served = {m["name"] for m in c.rpc_discover()["methods"]}
     if "feeds/open" in served:
         assert "scrolled to its end: pages 0..<30, 30..<60, 60..<90, 90..<120; 120 photos" in out
@@ -190,7 +190,7 @@ def test_the_feed_app_shows_a_product_created_elsewhere_in_place(daemons):
     """Another daemon on the same catalog creates a product (newest first: at
     the top); the app keeps the selected product selected."""
     data = daemons.data_dir()
-    with Client(daemons.bin, ["--data-dir", str(data)], daemons.env()) as other:
+    with Client(daemons.bin, ["--data-dir", str(data)], daemons.client_env()) as other:
         live = serves_live_feeds(other)
         env = daemons.env({"PYTHONPATH": str(PACKAGE_ROOT), "LINES": "8", "COLUMNS": "80"})
         proc = subprocess.Popen(
@@ -244,7 +244,7 @@ def test_the_feed_app_shows_a_failed_load_and_retries_on_enter(daemons):
 @pytest.mark.timeout_s(90)
 def test_the_feed_app_on_a_terminal_reads_raw_keys_and_restores_the_terminal(daemons):
     trace = daemons.trace_path()
-    with Client(daemons.bin, ["--data-dir", str(daemons.data_dir())], daemons.env()) as c:
+    with Client(daemons.bin, ["--data-dir", str(daemons.data_dir())], daemons.client_env()) as c:
         live = serves_live_feeds(c)
         feed = c.feeds_open(source="photos", page_size=30)
         c.feeds_load_more(feed_id=feed.feed_id)

@@ -13,7 +13,7 @@ from typing import Any, List
 import pytest
 from client_support import run, wait_until
 
-from catalogd import AsyncClient, DaemonExited, RequestCancelled
+from catalogd import AsyncClient, DaemonExited, ExitStatus, RequestCancelled
 
 
 def kill_later(pid: int, delay: float) -> threading.Timer:
@@ -44,7 +44,7 @@ def test_killed_mid_call_fails_the_call_at_once(daemons):
     with pytest.raises(DaemonExited):
         c.notify("initialized")
     assert list(stream) == []
-    assert c.close() == -signal.SIGKILL
+    assert c.close() == ExitStatus(exit_code=None, signal="SIGKILL")
 
 
 @pytest.mark.timeout_s(20)
@@ -112,7 +112,7 @@ def test_exit_without_shutdown_ends_pending_calls_with_status_1(daemons):
     c.notify("exit")
     t.join(5)
     assert len(done) == 1 and isinstance(done[0], (DaemonExited, RequestCancelled)), done
-    assert c.close() == 1
+    assert c.close() == ExitStatus(1, None)
 
 
 def test_a_daemon_closed_by_its_stdin_exits_zero(daemons):
@@ -141,7 +141,7 @@ def test_close_cancels_the_calls_still_pending(daemons):
     t.start()
     assert wait_until(lambda: c.daemon_status().in_flight == 1)
     started = time.monotonic()
-    assert c.close() == 0
+    assert c.close() == ExitStatus(0, None)
     t.join(5)
     assert time.monotonic() - started < 3
     assert len(outcome) == 1 and isinstance(outcome[0], RequestCancelled), outcome

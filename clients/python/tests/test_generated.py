@@ -62,6 +62,13 @@ def test_the_check_fails_when_the_document_changes(tmp_path):
     assert generate("--check", "--openrpc", str(changed), "--out", str(out)).returncode == 0
 
 
+def flat(code: str) -> str:
+    """Code on one line, as if no line were wrapped: `f(\n    a, b\n)` → `f(a, b)`."""
+    import re
+
+    return " ".join(re.sub(r"\s+\)", ")", re.sub(r"\(\s+", "(", code)).split())
+
+
 def snake(name: str) -> str:
     import re
 
@@ -118,7 +125,8 @@ def test_the_package_is_python_3_9_syntax():
 def test_the_typed_mixins_only_hold_generated_methods():
     """Nothing hand-written hides among the generated methods."""
     own = {n for n in vars(ClientMethods) if not n.startswith("_")} - {"request", "on"}
-    assert own == set(catalogd.METHODS.values()) | set(catalogd.NOTIFICATION_HANDLERS.values())
+    generated = {"notifications"}  # with an overload per notification
+    assert own == set(catalogd.METHODS.values()) | set(catalogd.NOTIFICATION_HANDLERS.values()) | generated
     assert {n for n in vars(AsyncClientMethods) if not n.startswith("_")} - {"request", "on"} == own
 
 
@@ -156,6 +164,13 @@ def test_a_oneof_of_objects_told_apart_by_a_const_is_a_union_of_dataclasses(tmp_
     assert "ThingShape = Union[ThingCircle, ThingShapeSquare]" in text
     assert "shapes: List[ThingShape]" in text and "_w.list_of(thing_shape_from_json)" in text
     assert "blob: Any = None" in text
+    json_text = (out / "_json_types.py").read_text(encoding="utf-8")
+    assert "ThingShapeJson = Union[ThingCircleJson, ThingShapeSquareJson]" in json_text
+    assert "    shapes: List[ThingShapeJson]\n" in json_text and "    kind: Literal[\"square\"]\n" in json_text
+    assert "ThingBlobJson = Dict[str, Any]" in json_text, "objects nothing tells apart stay dicts"
+    assert '"things/drawn": "ThingsDrawnJson"' in json_text
+    overload = 'def notifications(self, method: Literal["things/drawn"], /) -> NotificationStream[ThingsDrawnJson]'
+    assert overload in flat((out / "_methods.py").read_text(encoding="utf-8"))
     sys.path.insert(0, str(tmp_path))
     try:
         types = importlib.import_module("pkg._types")
@@ -172,6 +187,22 @@ def test_a_oneof_of_objects_told_apart_by_a_const_is_a_union_of_dataclasses(tmp_
     with pytest.raises(ValueError, match="kind is 'triangle'") as e:  # that copy's ProtocolError
         types.thing_shape_from_json({"kind": "triangle"})
     assert type(e.value).__name__ == "ProtocolError"
+
+
+def test_every_server_notification_has_the_type_of_its_json():
+    """`notifications(name)` streams have the params type of that notification: a
+    TypedDict whose keys, and required keys, are those of the document."""
+    from catalogd._json_types import NOTIFICATION_JSON
+
+    methods_source = flat((PACKAGE_ROOT / "catalogd" / "_methods.py").read_text(encoding="utf-8"))
+    for n in openrpc().get("x-notifications", []):
+        if not n.get("direction", "").startswith("server") or not n["params"].get("properties"):
+            continue
+        typed = getattr(catalogd, NOTIFICATION_JSON[n["name"]])
+        assert set(typed.__required_keys__) == set(n["params"].get("required", [])), n["name"]
+        assert set(typed.__required_keys__) | set(typed.__optional_keys__) == set(n["params"]["properties"])
+        overload = f'(self, method: Literal["{n["name"]}"], /) -> NotificationStream[{typed.__name__}]: ...'
+        assert overload in methods_source, n["name"]
 
 
 def test_feed_item_changes_decode_by_op():

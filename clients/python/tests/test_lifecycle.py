@@ -12,7 +12,7 @@ import pytest
 from client_support import run, trace_lines
 
 import catalogd
-from catalogd import AsyncClient, Client, DaemonExited, InvalidRequest
+from catalogd import AsyncClient, Client, DaemonExited, ExitStatus, InvalidRequest
 
 
 def test_with_block_does_the_handshake_and_exits_cleanly(daemons, framing):
@@ -85,8 +85,9 @@ def test_default_client_info_names_this_library(daemons):
 
 def test_close_returns_the_status_and_can_be_called_again(daemons):
     c = daemons().start()
-    assert c.close() == 0
-    assert c.close() == 0
+    status = c.close()
+    assert status == ExitStatus(exit_code=0, signal=None) and status.exit_code == 0 and status.signal is None
+    assert c.close() is status
     with pytest.raises(DaemonExited) as e:
         c.daemon_echo()
     assert e.value.returncode == 0
@@ -98,19 +99,20 @@ def test_explicit_shutdown_then_requests_get_invalid_request(client):
         client.daemon_echo([1])
     assert e.value.code == -32600
     assert e.value.data["reason"]
-    assert client.close() == 0  # no second shutdown; exit still ends the process with 0
+    assert client.close() == ExitStatus(0, None)  # no second shutdown; exit still ends the process with 0
 
 
 def test_calls_before_start_are_a_usage_error(daemons):
     c = daemons()
-    with pytest.raises(RuntimeError, match="not started"):
+    with pytest.raises(catalogd.InvalidState, match="not started") as e:
         c.daemon_echo()
-    assert c.close() is None
+    assert isinstance(e.value, RuntimeError) and isinstance(e.value, catalogd.UsageError)
+    assert c.close() == ExitStatus(None, None)
 
 
 def test_a_client_starts_once(daemons):
     with daemons() as c:
-        with pytest.raises(RuntimeError, match="already started"):
+        with pytest.raises(catalogd.InvalidState, match="already started"):
             c.start()
 
 

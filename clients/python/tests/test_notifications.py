@@ -11,6 +11,7 @@ from typing import Any, List
 import pytest
 from client_support import run
 
+import catalogd
 from catalogd import AsyncClient, Notification, QuotesLoading
 
 
@@ -62,8 +63,9 @@ def test_notifications_iterator_in_order_and_filtered(client):
     method, params = everything.get(timeout=5)  # unpacks as a pair
     assert (method, params) == ("quotes/loading", {"isLoading": False})
     assert [loading.get(timeout=5).params["isLoading"] for _ in range(2)] == [True, False]
-    with pytest.raises(TimeoutError):
+    with pytest.raises(catalogd.NotificationTimeout) as e:
         other.get(timeout=0.2)
+    assert isinstance(e.value, TimeoutError) and e.value.timeout == 0.2
     with pytest.raises(TimeoutError):
         everything.get(timeout=0.1)
 
@@ -108,6 +110,10 @@ def test_async_handlers_and_notifications(daemons, framing):
             await c.quotes_random()
             assert len(seen) == 2 and len(typed) == 4
             assert (await stream.get(timeout=5)).params == {"isLoading": True}
+            assert (await stream.get(timeout=5)).params == {"isLoading": False}
+            with pytest.raises(catalogd.NotificationTimeout) as e:
+                await stream.get(timeout=0.1)
+            assert isinstance(e.value, asyncio.TimeoutError)
             stream.close()
 
     run(main())

@@ -6,20 +6,20 @@ import argparse
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from .. import find_binary
+from .. import BinaryNotFound, find_binary
 
 _REPO_ROOT = Path(__file__).resolve().parents[4]
 
 
 def daemon_binary(explicit: Optional[str]) -> str:
-    """`--bin`, else `$CATALOGD_BIN`, else PATH, else `.build/{debug,release}/catalogd`
-    of the checkout the examples run from, or (once pip installed them
-    elsewhere) of the current directory, so that `python3 -m
-    catalogd.examples.tour` works at the repository's root. Exits with a
-    message when there is none."""
+    """`--bin`, else `$CATALOGD_BIN`, else the daemon bundled in the package,
+    else PATH, else `.build/{debug,release}/catalogd` of the checkout the
+    examples run from, or (once pip installed them elsewhere) of the current
+    directory, so that `python3 -m catalogd.examples.tour` works at the
+    repository's root. Exits with a message when there is none."""
     try:
         return find_binary(explicit)
-    except (FileNotFoundError, PermissionError) as e:
+    except BinaryNotFound as e:
         if explicit is None:
             for root in (_REPO_ROOT, Path.cwd()):
                 for build in ("debug", "release"):

@@ -41,7 +41,6 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Set
 from .. import (
     AsyncClient,
     AsyncFeed,
-    CatalogdError,
     DaemonExited,
     FeedEvent,
     FeedInsert,
@@ -49,6 +48,7 @@ from .. import (
     FeedRemove,
     Photo,
     Product,
+    RpcError,
 )
 from ._common import daemon_binary, parser, split_daemon_args
 
@@ -137,8 +137,8 @@ class Pager:
         self.feed = feed
         self.out = out
         self.interactive = interactive
-        self.cursor = 0
-        self.top = 0
+        self.cursor: int = 0
+        self.top: int = 0
         self.frame = 0
         self.selected: Optional[Any] = None
         """The id of the item under the cursor, to find it again after a reset."""
@@ -195,7 +195,7 @@ class Pager:
         async def run() -> bool:
             try:
                 await call
-            except CatalogdError:
+            except RpcError:
                 pass  # feeds/stateChanged carried the error: the status line shows it
             except DaemonExited:
                 return False  # the app notices and quits
@@ -425,7 +425,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except DaemonExited as e:
         print(e, file=sys.stderr)
         return 1
-    except CatalogdError as e:  # feeds/open refused: a bad page size, too many feeds
+    except RpcError as e:  # feeds/open refused: a bad page size, too many feeds
         print(f"catalogd: {e.message}", file=sys.stderr)
         return 1
 
