@@ -1,9 +1,12 @@
 // What the examples share: which catalogd to run.
 
 import { accessSync, constants } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { findBinary } from 'catalogd';
+
+/** The checkout the examples are in, when they are in one (not in an installed package). */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 function executable(path) {
@@ -16,14 +19,18 @@ function executable(path) {
 }
 
 /**
- * `$CATALOGD_BIN`, else `catalogd` on PATH, else the build of the checkout the
- * examples are in (`.build/debug`, then `.build/release`), so that
+ * The daemon the client finds by itself (`$CATALOGD_BIN`, the one bundled in
+ * the installed package, `catalogd` on PATH), else the build of the checkout
+ * the examples are in (`.build/debug`, then `.build/release`), so that
  * `node clients/node/examples/tour.mjs` works right after `swift build`.
- * Falls back to `catalogd`: the client then says it is missing.
+ * Else undefined: the client then says where it looked.
+ * @returns {string | undefined}
  */
 export function daemonBinary() {
-  if (process.env.CATALOGD_BIN) return process.env.CATALOGD_BIN;
-  const onPath = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'catalogd'));
-  const built = ['debug', 'release'].map((build) => join(REPO_ROOT, '.build', build, 'catalogd'));
-  return [...onPath, ...built].find(executable) ?? 'catalogd';
+  try {
+    return findBinary(undefined).binary;
+  } catch {
+    // None of the client's places has one: try the checkout's build.
+  }
+  return ['debug', 'release'].map((build) => join(REPO_ROOT, '.build', build, 'catalogd')).find(executable);
 }

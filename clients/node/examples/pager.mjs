@@ -30,7 +30,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { CatalogdError, Client, DaemonExitedError } from '../src/index.js';
+import { Client, DaemonExitedError, RpcError } from 'catalogd';
 import { daemonBinary } from './daemon.mjs';
 
 /**
@@ -192,7 +192,7 @@ class Pager {
     const pending = call.then(
       () => true,
       (error) => {
-        if (error instanceof CatalogdError) return true; // feeds/stateChanged carried it: the status line shows it
+        if (error instanceof RpcError) return true; // feeds/stateChanged carried it: the status line shows it
         if (error instanceof DaemonExitedError) return false; // the app notices and quits
         throw error;
       },

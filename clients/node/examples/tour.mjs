@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { CatalogdError, Client, Conflict, NotFound } from '../src/index.js';
+import { Client, Conflict, NotFound, RpcError } from 'catalogd';
 import { daemonBinary } from './daemon.mjs';
 
 /** @typedef {{title: string, needs: string[], run: (client: Client) => Promise<void>}} Section */
@@ -159,7 +159,7 @@ async function main() {
       try {
         await section.run(client);
       } catch (error) {
-        if (!(error instanceof CatalogdError)) throw error;
+        if (!(error instanceof RpcError)) throw error;
         say(`failed: ${error.name} ${error.code}: ${error.message}`);
         process.exitCode = 1;
       }

@@ -30,7 +30,9 @@ export const OUTPUTS = {
 /** Client members that a generated method must not shadow. */
 const RESERVED = new Set([
   'request',
+  'requestUntyped',
   'notify',
+  'notifyUntyped',
   'on',
   'notifications',
   'close',

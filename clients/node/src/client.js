@@ -8,24 +8,28 @@
 // comes first; a reply that arrives after the caller gave up is dropped.
 
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 
+import { findBinary, notRunnableMessage } from './binary.js';
 import {
   ClientClosedError,
   DaemonExitedError,
   DaemonStartError,
   ProtocolError,
   RequestTimeoutError,
+  UsageError,
   errorFromWire,
 } from './errors.js';
 import { Feed, FeedRouter, OPEN } from './feed.js';
 import { FRAMINGS, createDecoder, encodeMessage } from './framing.js';
 import { CatalogdMethods } from './methods.generated.js';
-
-const { version: PACKAGE_VERSION } = createRequire(import.meta.url)('../package.json');
+import { VERSION } from './version.js';
 
 /** Default time limit of one request, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default time limit of the `initialize` handshake, in milliseconds. */
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 30_000;
+/** Default time close() gives the daemon to exit before killing it, in milliseconds. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 /** How much of the daemon's stderr the client keeps, in characters. */
 const STDERR_KEEP_CHARS = 64 * 1024;
 /** How many stderr lines a DaemonExitedError quotes. */
@@ -50,6 +54,8 @@ export class Client extends CatalogdMethods {
   #timeout;
   /** Where errors without a caller go (a handler threw, the daemon broke the protocol). */
   #onError;
+  /** The `trace` option: gets every message sent and received, or null. */
+  #trace;
   /** What to do with stderr besides keeping its tail: null, 'inherit' or a per-line callback. */
   #stderrSink;
   /** The id of the next request. */
@@ -88,21 +94,25 @@ export class Client extends CatalogdMethods {
    * @param {import('./index.js').StartOptions} options
    */
   constructor(token, options) {
-    if (token !== CONSTRUCT) throw new TypeError('use `await Client.start(options)` to create a catalogd Client');
+    if (token !== CONSTRUCT) throw new UsageError('use `await Client.start(options)` to create a catalogd Client');
     super();
     const framing = options.framing ?? 'ndjson';
-    if (!FRAMINGS.includes(framing)) throw new TypeError(`framing must be one of ${FRAMINGS.join(', ')}, not ${framing}`);
+    if (!FRAMINGS.includes(framing)) throw new UsageError(`framing must be one of ${FRAMINGS.join(', ')}, not ${framing}`);
     this.#framing = framing;
     this.#timeout = normalizeTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS, 'timeout');
     this.#onError = options.onError ?? defaultOnError;
+    if (options.trace !== undefined && typeof options.trace !== 'function') {
+      throw new UsageError("trace must be a function(direction: 'send' | 'receive', message)");
+    }
+    this.#trace = options.trace ?? null;
     const stderr = options.stderr ?? 'keep';
     if (!(stderr === 'keep' || stderr === 'inherit' || typeof stderr === 'function')) {
-      throw new TypeError("stderr must be 'keep', 'inherit' or a function(line)");
+      throw new UsageError("stderr must be 'keep', 'inherit' or a function(line)");
     }
     this.#stderrSink = stderr === 'keep' ? null : stderr;
     this.#exited = new Promise((resolve) => (this.#resolveExited = resolve));
 
-    const binary = options.binary ?? process.env.CATALOGD_BIN ?? 'catalogd';
+    const { binary, from } = findBinary(options.binary);
     const args = [...(options.args ?? [])];
     // Forcing the framing makes the daemon ignore a CATALOGD_FRAMING that the
     // environment may carry (flags win over the environment).
@@ -111,26 +121,28 @@ export class Client extends CatalogdMethods {
 
     this.#child = spawn(binary, args, {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: daemonEnvironment(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
-    this.#attach(binary);
+    this.#attach(binary, from);
   }
 
   /**
    * Starts catalogd and does the `initialize` / `initialized` handshake.
-   * The binary is `options.binary`, else `$CATALOGD_BIN`, else `catalogd` on PATH.
+   * The binary is `options.binary`, else `$CATALOGD_BIN`, else the one bundled
+   * in this package, else `catalogd` on PATH.
    * @param {import('./index.js').StartOptions} [options]
    * @returns {Promise<Client>}
    */
   static async start(options = {}) {
+    const handshakeTimeout = normalizeTimeout(options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT_MS, 'handshakeTimeout');
     const client = new Client(CONSTRUCT, options);
     try {
-      const params = { clientInfo: options.clientInfo ?? { name: 'catalogd-node', version: PACKAGE_VERSION } };
+      const params = { clientInfo: options.clientInfo ?? { name: 'catalogd-node', version: VERSION } };
       if (options.clientId !== undefined) params.clientId = options.clientId;
       if (options.locale !== undefined) params.locale = options.locale;
-      client.#initializeResult = await client.#call('initialize', params, {});
+      client.#initializeResult = await client.#call('initialize', params, { timeout: handshakeTimeout });
       client.#send({ jsonrpc: '2.0', method: 'initialized', params: {} });
     } catch (error) {
       await client.#kill();
@@ -185,20 +197,35 @@ export class Client extends CatalogdMethods {
   }
 
   /**
-   * Sends a request and resolves with its result. Rejects with a
-   * `CatalogdError` subclass for an error reply, `RequestTimeoutError` after
+   * Sends a request and resolves with its result. Rejects with an
+   * `RpcError` subclass for an error reply, `RequestTimeoutError` after
    * `timeout` ms, the signal's reason when `signal` aborts (both send
    * `$/cancelRequest`), `DaemonExitedError` when the daemon exits first, and
-   * `ClientClosedError` once `close()` was called.
+   * `ClientClosedError` once `close()` was called; with a `UsageError` (a
+   * `TypeError`) for params that are neither an object nor an array.
    * @param {string} method
-   * @param {unknown} [params] omitted from the message when undefined
+   * @param {unknown} [params] an object or an array; omitted from the message when undefined
    * @param {import('./index.js').RequestOptions} [options]
    * @returns {Promise<unknown>}
    */
   request(method, params, options = {}) {
-    if (typeof method !== 'string') return Promise.reject(new TypeError('method must be a string'));
+    if (typeof method !== 'string') return Promise.reject(new UsageError('method must be a string'));
+    if (!isParams(params)) return Promise.reject(paramsError(params));
     if (this.#closing) return Promise.reject(new ClientClosedError(method));
     return this.#call(method, params, options ?? {});
+  }
+
+  /**
+   * `request` for a method the TypeScript types do not know (one a newer
+   * daemon serves, a name computed at run time): the same call, typed
+   * `(string, object?) => Promise<unknown>`.
+   * @param {string} method
+   * @param {unknown} [params]
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<unknown>}
+   */
+  requestUntyped(method, params, options) {
+    return this.request(method, params, options);
   }
 
   /**
@@ -208,12 +235,22 @@ export class Client extends CatalogdMethods {
    * @param {unknown} [params]
    */
   notify(method, params) {
-    if (typeof method !== 'string') throw new TypeError('method must be a string');
+    if (typeof method !== 'string') throw new UsageError('method must be a string');
+    if (!isParams(params)) throw paramsError(params);
     if (this.#closing) throw new ClientClosedError(method);
     if (this.#exit) throw this.#exitError(method);
     const message = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
     this.#send(message);
+  }
+
+  /**
+   * `notify` for a notification the TypeScript types do not know.
+   * @param {string} method
+   * @param {unknown} [params]
+   */
+  notifyUntyped(method, params) {
+    this.notify(method, params);
   }
 
   /**
@@ -226,8 +263,8 @@ export class Client extends CatalogdMethods {
    * @returns {(() => void) & Disposable}
    */
   on(method, handler) {
-    if (typeof method !== 'string') throw new TypeError('method must be a string');
-    if (typeof handler !== 'function') throw new TypeError('handler must be a function');
+    if (typeof method !== 'string') throw new UsageError('method must be a string');
+    if (typeof handler !== 'function') throw new UsageError('handler must be a function');
     let set = this.#handlers.get(method);
     if (!set) this.#handlers.set(method, (set = new Set()));
     // A wrapper, so that the same function registered twice is called twice
@@ -301,7 +338,7 @@ export class Client extends CatalogdMethods {
    * @param {{timeout?: number}} [options]
    * @returns {Promise<{exitCode: number | null, signal: string | null}>}
    */
-  close({ timeout = 5000 } = {}) {
+  close({ timeout = DEFAULT_CLOSE_TIMEOUT_MS } = {}) {
     this.#closing = true;
     this.#closed ??= this.#shutdown(normalizeTimeout(timeout, 'timeout'));
     return this.#closed;
@@ -367,7 +404,7 @@ export class Client extends CatalogdMethods {
         timer = setTimeout(() => this.#giveUp(id, new RequestTimeoutError({ method, id, timeout: limit })), limit);
       }
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#write(body);
+      this.#write(message, body);
     });
   }
 
@@ -382,18 +419,30 @@ export class Client extends CatalogdMethods {
   }
 
   #send(message) {
-    this.#write(JSON.stringify(message));
+    this.#write(message, JSON.stringify(message));
   }
 
-  #write(body) {
+  /** Writes `message`, already serialized as `body`, and traces it. */
+  #write(message, body) {
     const stdin = this.#child.stdin;
     if (this.#exit || stdin.writableEnded || stdin.destroyed) return;
     // Node buffers what the pipe does not take yet; the daemon reads again as
     // soon as it has room (its in-flight limit pushes back on us, by design).
     stdin.write(encodeMessage(this.#framing, body));
+    this.#traceMessage('send', message);
   }
 
-  #attach(binary) {
+  /** Hands a message to the `trace` option; a trace that throws goes to onError, the session goes on. */
+  #traceMessage(direction, message) {
+    if (!this.#trace) return;
+    try {
+      this.#trace(direction, message);
+    } catch (error) {
+      this.#report(error);
+    }
+  }
+
+  #attach(binary, from) {
     const child = this.#child;
     const decoder = createDecoder(this.#framing);
     child.stdout.on('data', (chunk) => {
@@ -422,12 +471,7 @@ export class Client extends CatalogdMethods {
     child.on('error', (error) => {
       if (child.pid === undefined) {
         // The process never started.
-        this.#startError = new DaemonStartError(
-          error.code === 'ENOENT'
-            ? `catalogd binary not found: ${binary} (pass {binary} to Client.start, set CATALOGD_BIN, or put catalogd on PATH)`
-            : `catalogd could not be started (${binary}): ${error.message}`,
-          { binary, cause: error },
-        );
+        this.#startError = new DaemonStartError(notRunnableMessage(binary, from, error), { binary, cause: error });
         finish(null, null);
       }
     });
@@ -501,7 +545,10 @@ export class Client extends CatalogdMethods {
       this.#report(new ProtocolError('catalogd sent a message that is not JSON', { raw: shorten(body) }));
       return;
     }
-    for (const one of Array.isArray(message) ? message : [message]) this.#dispatch(one, body);
+    for (const one of Array.isArray(message) ? message : [message]) {
+      this.#traceMessage('receive', one);
+      this.#dispatch(one, body);
+    }
   }
 
   #dispatch(message, body) {
@@ -640,10 +687,38 @@ class NotificationStream {
   }
 }
 
+/**
+ * The daemon's environment: this process's, with `env` laid over it; a
+ * variable given as undefined or null is removed (`{LANG: null}`).
+ * @param {Record<string, string | null | undefined> | undefined} env
+ */
+function daemonEnvironment(env) {
+  if (env === undefined) return process.env;
+  if (env === null || typeof env !== 'object') throw new UsageError('env must be an object of variables');
+  const result = { ...process.env };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value === null) delete result[name];
+    else result[name] = String(value);
+  }
+  return result;
+}
+
+/** JSON-RPC params are an object or an array; undefined leaves them out. */
+function isParams(params) {
+  return params === undefined || (params !== null && typeof params === 'object');
+}
+
+function paramsError(params) {
+  const what = params === null ? 'null' : typeof params;
+  return new UsageError(
+    `params must be an object or an array (JSON-RPC sends nothing else), or undefined to send none; not ${what}`,
+  );
+}
+
 /** Infinity for "no limit" (0 or Infinity, or more than a timer can wait); else the number. */
 function normalizeTimeout(value, name) {
   if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
-    throw new TypeError(`${name} must be a number of milliseconds (0 or Infinity: no limit)`);
+    throw new UsageError(`${name} must be a number of milliseconds (0 or Infinity: no limit)`);
   }
   return value === 0 || value > MAX_TIMER_MS ? Infinity : value;
 }

@@ -33,7 +33,7 @@ export class FeedMirror {
   state;
   /** True once the last page is loaded. */
   endReached = false;
-  /** The CatalogdError of the last failed load; null once a load succeeded. */
+  /** The RpcError of the last failed load; null once a load succeeded. */
   error = null;
   /** A reload is under way: pages and changes that come before its answer are not applied (it holds them). */
   resyncing = false;

@@ -18,7 +18,7 @@
 
 import { EventEmitter } from 'node:events';
 
-import { ClientClosedError, DaemonExitedError, FeedOutOfSyncError, NotFound, ProtocolError } from './errors.js';
+import { ClientClosedError, DaemonExitedError, FeedOutOfSyncError, NotFound, ProtocolError, UsageError } from './errors.js';
 import { FEED_NOTIFICATIONS, FeedMirror } from './feed-mirror.js';
 
 /** Opens a feed; used by Client.openFeed (not exported from the package). */
@@ -95,7 +95,7 @@ export class Feed extends EventEmitter {
 
   /** Use `client.openFeed()`. */
   constructor(token, client, channel, source, { query, pageSize, changes } = {}) {
-    if (token !== CONSTRUCT) throw new TypeError('use `await client.openFeed(source, options)` to open a feed');
+    if (token !== CONSTRUCT) throw new UsageError('use `await client.openFeed(source, options)` to open a feed');
     super();
     this.#client = client;
     this.#channel = channel;
@@ -164,7 +164,7 @@ export class Feed extends EventEmitter {
     return this.#mirror.endReached;
   }
 
-  /** The CatalogdError of the last failed load or refresh (the items stay); null once a load succeeded. */
+  /** The RpcError of the last failed load or refresh (the items stay); null once a load succeeded. */
   get error() {
     return this.#mirror.error;
   }

@@ -17,6 +17,26 @@ import type {
 
 export * from './types.generated.js';
 
+// The explicit resource management types of TypeScript 5.2 (`await using`),
+// declared as TypeScript 5.2's lib and @types/node declare them, so that
+// these types also check with older TypeScript: identical declarations merge.
+// Node 20 has the two symbols at run time.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+  interface Disposable {
+    [Symbol.dispose](): void;
+  }
+  interface AsyncDisposable {
+    [Symbol.asyncDispose](): PromiseLike<void>;
+  }
+}
+
+/** This package's version, which is the daemon version it was made for (`'0.1.0'`). */
+export const VERSION: string;
+
 /** Options of one request. */
 export interface RequestOptions {
   /** Aborting it rejects the call with `signal.reason` and sends `$/cancelRequest`. */
@@ -29,20 +49,43 @@ export interface RequestOptions {
   timeout?: number;
 }
 
+/** A JSON-RPC 2.0 message as it goes over the wire (what `trace` receives). */
+export interface JsonRpcMessage {
+  jsonrpc: '2.0';
+  /** A request's or reply's id; absent in a notification. */
+  id?: number | string | null;
+  /** A request's or notification's method. */
+  method?: string;
+  params?: unknown;
+  /** A success reply's result. */
+  result?: unknown;
+  /** An error reply's error. */
+  error?: { code: number; message: string; data?: unknown };
+}
+
 /** Options of `Client.start`. */
 export interface StartOptions {
-  /** The catalogd executable. Default: `$CATALOGD_BIN`, else `catalogd` on PATH. */
+  /**
+   * The catalogd executable. Default: `$CATALOGD_BIN`, else the daemon
+   * bundled in this package (`<package>/bin/catalogd`), else `catalogd` on PATH.
+   */
   binary?: string;
   /** Extra command-line arguments (`['--data-dir', dir]`). */
   args?: string[];
-  /** Environment variables added to (and overriding) `process.env` for the daemon. */
-  env?: Record<string, string | undefined>;
+  /**
+   * Variables laid over `process.env` for the daemon (added, or overriding);
+   * a variable given as `undefined` or `null` is removed. Default: the daemon
+   * inherits `process.env` unchanged.
+   */
+  env?: Record<string, string | null | undefined>;
   /** Working directory of the daemon. */
   cwd?: string;
   /** `'ndjson'` (default) or `'lsp'` (`Content-Length` headers). The client passes `--framing` to the daemon. */
   framing?: 'ndjson' | 'lsp';
-  /** Default time limit of every request, including `initialize`, in ms. Default 30000; `0` or `Infinity`: none. */
+  /** Default time limit of every request, in ms. Default 30000; `0` or `Infinity`: none. */
   timeout?: number;
+  /** Time limit of the `initialize` handshake, in ms. Default 30000; `0` or `Infinity`: none. */
+  handshakeTimeout?: number;
   /** Sent in `initialize`. Default `{name: "catalogd-node", version: <package version>}`. */
   clientInfo?: { name: string; version?: string };
   /** The per-device UUID the daemon sends to the product upstream; default: the one in its data dir. */
@@ -62,6 +105,12 @@ export interface StartOptions {
    * Default: `process.emitWarning(error)`.
    */
   onError?: (error: Error) => void;
+  /**
+   * Gets every message sent (`'send'`) and received (`'receive'`), in wire
+   * order, as the object it was written from or parsed into; read it, do not
+   * change it. A trace that throws is reported to `onError`.
+   */
+  trace?: (direction: 'send' | 'receive', message: JsonRpcMessage) => void;
 }
 
 /** How the daemon ended. */
@@ -87,8 +136,9 @@ export class Client {
 
   /**
    * Starts catalogd and does the `initialize` / `initialized` handshake.
-   * Rejects with `DaemonStartError` when the binary cannot be run and with
-   * `DaemonExitedError` (quoting its stderr) when it exits during the handshake.
+   * Rejects with `DaemonStartError` when no binary is found or it cannot be
+   * run, with `DaemonExitedError` (quoting its stderr) when it exits during
+   * the handshake, and with `RequestTimeoutError` after `handshakeTimeout`.
    */
   static start(options?: StartOptions): Promise<Client>;
 
@@ -113,39 +163,49 @@ export class Client {
   stderrTail(lines?: number): string;
 
   /**
-   * Sends a request and resolves with its result. Rejects with a
-   * `CatalogdError` subclass for an error reply, `RequestTimeoutError`,
-   * `signal.reason` on abort, `DaemonExitedError`, or `ClientClosedError`.
+   * Sends a request and resolves with its result. Rejects with an `RpcError`
+   * subclass for an error reply, `RequestTimeoutError`, `signal.reason` on
+   * abort, `DaemonExitedError`, or `ClientClosedError`. `method` must be one
+   * the types know (a misspelt one is a type error); for others, `requestUntyped`.
    */
   request<M extends keyof MethodMap>(
     method: M,
     params?: MethodMap[M]['params'],
     options?: RequestOptions,
   ): Promise<MethodMap[M]['result']>;
-  request(method: string, params?: unknown, options?: RequestOptions): Promise<unknown>;
-
-  /** Sends a notification. */
-  notify<M extends keyof ClientNotificationMap>(method: M, params?: ClientNotificationMap[M]): void;
-  notify(method: string, params?: unknown): void;
 
   /**
-   * Calls `handler` for each notification `method` (`'*'`: all), in arrival
-   * order and before the reply of the request that caused it. Returns the
-   * disposer that removes the handler.
+   * `request` for a method these types do not know (one a newer daemon
+   * serves, a name computed at run time): the same call, untyped.
+   */
+  requestUntyped(method: string, params?: object, options?: RequestOptions): Promise<unknown>;
+
+  /** Sends a notification (no reply). */
+  notify<M extends keyof ClientNotificationMap>(method: M, params?: ClientNotificationMap[M]): void;
+
+  /** `notify` for a notification these types do not know. */
+  notifyUntyped(method: string, params?: object): void;
+
+  /**
+   * Calls `handler` for each notification `method`, in arrival order and
+   * before the reply of the request that caused it. Returns the disposer
+   * that removes the handler. `'*'` receives every notification, including
+   * those these types do not know, with its method as second argument.
    */
   on<M extends keyof NotificationMap>(method: M, handler: (params: NotificationMap[M], method: M) => void): Disposer;
-  on(method: string, handler: (params: any, method: string) => void): Disposer;
+  on(method: '*', handler: (params: unknown, method: string) => void): Disposer;
 
   /**
-   * Notifications from now on, as an async iterator; `methods` filters them.
+   * Notifications from now on, as an async iterator; `methods` filters them
+   * (without it: every notification, including those these types do not know).
    * Ends when the client is closed; throws `DaemonExitedError` when the daemon
    * dies, and `signal.reason` when `signal` aborts.
    */
   notifications<M extends keyof NotificationMap>(
-    methods: M | M[],
+    methods: M | readonly M[],
     options?: { signal?: AbortSignal },
-  ): AsyncIterableIterator<{ method: M; params: NotificationMap[M] }>;
-  notifications(methods?: string | string[], options?: { signal?: AbortSignal }): AsyncIterableIterator<Notification>;
+  ): AsyncIterableIterator<{ [K in M]: { method: K; params: NotificationMap[K] } }[M]>;
+  notifications(methods?: undefined, options?: { signal?: AbortSignal }): AsyncIterableIterator<Notification>;
 
   [Symbol.asyncIterator](): AsyncIterableIterator<Notification>;
 
@@ -213,7 +273,7 @@ export type FeedEvent =
       readonly reason: 'refresh' | 'resync' | 'cleared';
       readonly error: null;
     })
-  | (FeedEventBase & { readonly kind: 'state'; readonly changes: readonly []; readonly reason: null; readonly error: CatalogdError | null })
+  | (FeedEventBase & { readonly kind: 'state'; readonly changes: readonly []; readonly reason: null; readonly error: RpcError | null })
   | (FeedEventBase & { readonly kind: 'desync'; readonly changes: readonly []; readonly reason: null; readonly error: FeedOutOfSyncError });
 
 /**
@@ -239,7 +299,7 @@ export class Feed<Item extends object = Record<string, unknown>> extends EventEm
   /** True once the last page is loaded. */
   readonly endReached: boolean;
   /** The error of the last failed load or refresh (the items stay); null once a load succeeded. */
-  readonly error: CatalogdError | null;
+  readonly error: RpcError | null;
   /** True while the items are reloaded after a notification did not fit them. */
   readonly resyncing: boolean;
   readonly closed: boolean;
@@ -273,7 +333,7 @@ export class FeedMirror<Item extends object = Record<string, unknown>> {
   readonly count: number;
   readonly state: FeedState;
   readonly endReached: boolean;
-  readonly error: CatalogdError | null;
+  readonly error: RpcError | null;
   readonly resyncing: boolean;
   apply(method: string, params: unknown): FeedEvent[];
   desync(error: FeedOutOfSyncError): FeedEvent;
@@ -288,8 +348,20 @@ export function applyChanges<Item extends object>(
   feedId?: string | null,
 ): readonly Item[];
 
-/** Default request time limit, ms. */
+/** Default request time limit, ms: 30000. */
 export const DEFAULT_TIMEOUT_MS: number;
+/** Default time limit of the handshake, ms: 30000. */
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS: number;
+/** Default time `close()` gives the daemon to exit before it is killed, ms: 5000. */
+export const DEFAULT_CLOSE_TIMEOUT_MS: number;
+/** Where the npm package carries its daemon: `<package root>/bin/catalogd`. */
+export const BUNDLED_BINARY: string;
+/**
+ * The daemon `Client.start` runs and where it was found: `binary`, else
+ * `$CATALOGD_BIN`, else `BUNDLED_BINARY` when it exists, else `catalogd` on
+ * PATH. Throws `DaemonStartError` naming the four places when none has one.
+ */
+export function findBinary(binary?: string, env?: Record<string, string | undefined>): { binary: string; from: string };
 /** The framings the client speaks. */
 export const FRAMINGS: readonly ['ndjson', 'lsp'];
 /** camelCase method → wire name, for every generated method. */
@@ -297,8 +369,27 @@ export const METHODS: Readonly<Record<keyof CatalogdMethods, keyof MethodMap>>;
 /** The notifications the daemon may send. */
 export const SERVER_NOTIFICATIONS: readonly (keyof NotificationMap)[];
 
-/** An error reply of the daemon. */
+/**
+ * The root of every error the client raises: `RpcError` (an error reply),
+ * the errors of the session (`DaemonExitedError`, `DaemonStartError`,
+ * `RequestTimeoutError`, `ClientClosedError`, `ProtocolError`), and
+ * `UsageError`, which `instanceof CatalogdError` also recognizes.
+ */
 export class CatalogdError extends Error {
+  constructor(message?: string, options?: { cause?: unknown });
+}
+
+/**
+ * The client was called wrongly (an unknown framing, a negative timeout,
+ * params that are neither an object nor an array): a bug to fix. A
+ * `TypeError`, as Node's own APIs throw for misuse, and a `CatalogdError`.
+ */
+export class UsageError extends TypeError {
+  constructor(message: string);
+}
+
+/** An error reply of the daemon; each well-known code has its subclass. */
+export class RpcError extends CatalogdError {
   constructor(code: number, message: string, data?: unknown, context?: { method?: string });
   /** The JSON-RPC error code. */
   readonly code: number;
@@ -311,94 +402,95 @@ export class CatalogdError extends Error {
   toJSON(): { code: number; message: string; data?: unknown };
 }
 /** -32700 */
-export class ParseError extends CatalogdError {
+export class ParseError extends RpcError {
   static readonly code: -32700;
   readonly data: { reason: string };
 }
 /** -32600 */
-export class InvalidRequest extends CatalogdError {
+export class InvalidRequest extends RpcError {
   static readonly code: -32600;
   readonly data: { reason: string };
 }
 /** -32601 */
-export class MethodNotFound extends CatalogdError {
+export class MethodNotFound extends RpcError {
   static readonly code: -32601;
   readonly data: { method: string };
 }
 /** -32602 */
-export class InvalidParams extends CatalogdError {
+export class InvalidParams extends RpcError {
   static readonly code: -32602;
   readonly data: { field: string; reason: string };
 }
 /** -32603 */
-export class InternalError extends CatalogdError {
+export class InternalError extends RpcError {
   static readonly code: -32603;
 }
 /** -32002 */
-export class ServerNotInitialized extends CatalogdError {
+export class ServerNotInitialized extends RpcError {
   static readonly code: -32002;
 }
 /** -32800 */
-export class RequestCancelled extends CatalogdError {
+export class RequestCancelled extends RpcError {
   static readonly code: -32800;
 }
 /** -32001 */
-export class NotFound extends CatalogdError {
+export class NotFound extends RpcError {
   static readonly code: -32001;
   readonly data: { resource: string; id: string | null };
 }
 /** -32009 */
-export class Conflict extends CatalogdError {
+export class Conflict extends RpcError {
   static readonly code: -32009;
   readonly data: { currentVersion: number };
 }
 /** -32020, retryable */
-export class UpstreamUnavailable extends CatalogdError {
+export class UpstreamUnavailable extends RpcError {
   static readonly code: -32020;
   readonly data: { service: string; retryable: true; reason?: string };
   readonly retryable: true;
 }
 /** -32021 */
-export class UpstreamError extends CatalogdError {
+export class UpstreamError extends RpcError {
   static readonly code: -32021;
   readonly data: { service: string; status?: number; upstreamMessage?: string };
 }
 /** -32030, retryable: a change was not saved, the disk that holds the data is full */
-export class StorageFull extends CatalogdError {
+export class StorageFull extends RpcError {
   static readonly code: -32030;
   readonly data: { retryable: true; reason?: string };
   readonly retryable: true;
 }
 
 /** The error class of each well-known code. */
-export const ERROR_CLASSES: ReadonlyMap<number, typeof CatalogdError>;
-/** The error for a JSON-RPC error object. */
-export function errorFromWire(error: unknown, context?: { method?: string }): CatalogdError;
+export const ERROR_CLASSES: ReadonlyMap<number, typeof RpcError>;
+/** The error for a JSON-RPC error object: the subclass of its code, else a plain `RpcError`. */
+export function errorFromWire(error: unknown, context?: { method?: string }): RpcError;
 
 /** The daemon exited while a call was pending, or before it was made. */
-export class DaemonExitedError extends Error {
+export class DaemonExitedError extends CatalogdError {
   readonly exitCode: number | null;
   readonly signal: string | null;
   /** The last lines of the daemon's stderr. */
   readonly stderrTail: string;
   readonly method: string | undefined;
 }
-/** The daemon binary could not be run. */
-export class DaemonStartError extends Error {
-  readonly binary: string;
+/** No daemon binary was found, or it could not be run. */
+export class DaemonStartError extends CatalogdError {
+  /** The binary the client tried to run; null when none was found. */
+  readonly binary: string | null;
 }
 /** No reply within the time limit; `$/cancelRequest` was sent. */
-export class RequestTimeoutError extends Error {
+export class RequestTimeoutError extends CatalogdError {
   readonly method: string;
   readonly id: number;
   readonly timeout: number;
 }
 /** A call after `close()`. */
-export class ClientClosedError extends Error {
+export class ClientClosedError extends CatalogdError {
   readonly method: string | undefined;
 }
 /** The daemon sent something that is not JSON-RPC (reported to `onError`). */
-export class ProtocolError extends Error {
+export class ProtocolError extends CatalogdError {
   readonly raw: string | undefined;
 }
 /** A feed's notification did not fit its items; the feed reloads them (a `desync` event carries it). */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { RequestTimeoutError } from '../src/index.js';
-import { eventually, rejection, startClient } from '../testing/helpers.js';
+import { eventually, rejection, startClient } from '../test-support/helpers.js';
 
 /** The ids of the $/cancelRequest notifications the daemon received. */
 function cancelledIds(trace) {

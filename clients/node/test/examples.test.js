@@ -7,7 +7,7 @@ import { test } from 'node:test';
 
 import { Client } from '../src/index.js';
 import { follow } from '../examples/pager.mjs';
-import { PACKAGE_DIR, REPO_ROOT, binaryPath, eventually, readTrace, servesLiveFeeds, tempDir } from '../testing/helpers.js';
+import { PACKAGE_DIR, REPO_ROOT, binaryPath, eventually, readTrace, servesLiveFeeds, tempDir } from '../test-support/helpers.js';
 
 /** Runs an example with `input` on stdin; resolves with {code, stdout, stderr}. */
 function runExample(t, name, { args = [], input = '', env = {} } = {}) {

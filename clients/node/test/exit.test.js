@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ClientClosedError, DaemonExitedError, RequestCancelled } from '../src/index.js';
-import { rejection, startClient } from '../testing/helpers.js';
+import { rejection, startClient } from '../test-support/helpers.js';
 
 test('daemon killed mid-call: DaemonExitedError at once, with signal and stderr tail', async (t) => {
   const errors = [];

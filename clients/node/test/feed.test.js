@@ -10,7 +10,7 @@ import { test } from 'node:test';
 
 import { Feed, FeedOutOfSyncError, InvalidParams, NotFound, UpstreamUnavailable } from '../src/index.js';
 import { FeedRouter, OPEN } from '../src/feed.js';
-import { eventually, readTrace, rejection, servesLiveFeeds, startClient } from '../testing/helpers.js';
+import { eventually, readTrace, rejection, servesLiveFeeds, startClient } from '../test-support/helpers.js';
 
 const DEADLINE = 15_000;
 

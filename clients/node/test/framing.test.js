@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { LspDecoder, NdjsonDecoder, encodeMessage } from '../src/framing.js';
-import { startClient } from '../testing/helpers.js';
+import { startClient } from '../test-support/helpers.js';
 
 for (const framing of ['ndjson', 'lsp']) {
   for (const detect of [false, true]) {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 
 import { DEFAULT_OPENRPC, OUTPUTS, generate } from '../scripts/generate.mjs';
-import { PACKAGE_DIR, tempDir } from '../testing/helpers.js';
+import { PACKAGE_DIR, tempDir } from '../test-support/helpers.js';
 
 const run = promisify(execFile);
 const SCRIPT = join(PACKAGE_DIR, 'scripts', 'generate.mjs');

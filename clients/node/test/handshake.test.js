@@ -1,11 +1,12 @@
 // Start, the initialize/initialized handshake, and close.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { Client, ClientClosedError, DaemonExitedError, DaemonStartError } from '../src/index.js';
-import { binaryPath, readTrace, rejection, startClient, tempDir } from '../testing/helpers.js';
+import { Client, ClientClosedError, DaemonExitedError, VERSION } from '../src/index.js';
+import { binaryPath, readTrace, rejection, startClient, tempDir } from '../test-support/helpers.js';
 
 const PACKAGE_VERSION = JSON.parse(
   await (await import('node:fs/promises')).readFile(new URL('../package.json', import.meta.url), 'utf8'),
@@ -57,6 +58,7 @@ test('close sends shutdown and exit, and the daemon exits 0', async (t) => {
   assert.deepEqual(sent.slice(-2), ['shutdown', 'exit']);
   // Idempotent, and calls after close are refused with a clear error.
   assert.deepEqual(await client.close(), status);
+  assert.equal(await client.close(), status, 'the same status object, every time');
   const error = await rejection(client.quotesRandom());
   assert.ok(error instanceof ClientClosedError, String(error));
   assert.match(error.message, /closed.*quotes\/random/);
@@ -84,11 +86,12 @@ test('the binary comes from CATALOGD_BIN when no binary option is given', async 
   assert.equal((await client.daemonStatus()).dataDir, dir);
 });
 
-test('a missing binary gives DaemonStartError naming it', async () => {
-  const error = await rejection(Client.start({ binary: '/nonexistent/catalogd' }));
-  assert.ok(error instanceof DaemonStartError, String(error));
-  assert.equal(error.binary, '/nonexistent/catalogd');
-  assert.match(error.message, /not found: \/nonexistent\/catalogd.*CATALOGD_BIN/);
+test('VERSION is the package version and the daemon version', async (t) => {
+  assert.equal(VERSION, PACKAGE_VERSION);
+  assert.match(VERSION, /^\d+\.\d+\.\d+$/);
+  assert.equal(execFileSync(binaryPath(), ['--version'], { encoding: 'utf8' }).trim(), `catalogd ${VERSION}`);
+  const { client } = await startClient(t);
+  assert.equal(client.serverInfo.version, VERSION);
 });
 
 test('a daemon that exits during the handshake gives DaemonExitedError with its stderr', async (t) => {

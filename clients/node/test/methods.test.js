@@ -7,7 +7,7 @@ import { test } from 'node:test';
 
 import { Client, METHODS } from '../src/index.js';
 import { camelCase } from '../scripts/generate.mjs';
-import { REPO_ROOT, startClient } from '../testing/helpers.js';
+import { REPO_ROOT, startClient } from '../test-support/helpers.js';
 
 const OPENRPC = JSON.parse(readFileSync(join(REPO_ROOT, 'openrpc.json'), 'utf8'));
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { DaemonExitedError } from '../src/index.js';
-import { rejection, startClient } from '../testing/helpers.js';
+import { rejection, startClient } from '../test-support/helpers.js';
 
 test('quotes/loading true then false reach on() before the quote', async (t) => {
   const { client } = await startClient(t);
