@@ -65,7 +65,15 @@ do {
     flags: flags, environment: ProcessInfo.processInfo.environment)
   Log.level = configuration.logLevel
   switch positionals.first {
+  case nil where configuration.remote != nil:
+    ForwardCommand.run(configuration, arguments: Array(arguments))
   case nil:
+    ServeCommand.run(configuration)
+  case "serve":
+    guard positionals.count == 1 else { fail("usage: catalogd serve [--listen PATH]") }
+    if let path = configuration.listenPath {
+      SharedDaemonCommand.run(configuration, socketPath: path)
+    }
     ServeCommand.run(configuration)
   case "call":
     guard positionals.count == 2 || positionals.count == 3 else {
@@ -75,6 +83,11 @@ do {
       CallCommand.run(
         configuration, method: positionals[1],
         paramsText: positionals.count == 3 ? positionals[2] : nil))
+  case "remote":
+    guard positionals.count == 2, positionals[1] == "sessions" else {
+      fail("usage: catalogd remote sessions [--remote=auto|PATH]")
+    }
+    exit(RemoteSessionsCommand.run(configuration))
   case "openrpc":
     Array(OpenRPCDocument.text.utf8).withUnsafeBytes { _ = writeAll(1, $0) }
     exit(0)

@@ -16,6 +16,7 @@ public enum MessageCatalog {
     "Unknown parameter {0}; did you mean {1}?": "알 수 없는 매개변수 {0}입니다. {1}을(를) 쓰려던 것인가요?",
     "Something went wrong inside catalogd; try again, and report it if it recurs.": "catalogd 내부에서 문제가 생겼습니다. 다시 시도하고, 되풀이되면 알려 주세요.",
     "The session has not started; send initialize first.": "세션이 시작되지 않았습니다. 먼저 initialize를 보내세요.",
+    "The shared catalogd stopped before answering; retry, and a new one will start.": "공유 catalogd가 응답하기 전에 멈췄습니다. 다시 시도하면 새 catalogd가 시작됩니다.",
     "The request was cancelled.": "요청이 취소되었습니다.",
     "No {0} matches; try other filters.": "조건에 맞는 {0}이(가) 없습니다. 다른 조건으로 찾아보세요.",
     "No {0} with id {1}; it may have been deleted.": "ID가 {1}인 {0}이(가) 없습니다. 삭제되었을 수 있습니다.",

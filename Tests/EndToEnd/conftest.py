@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import faulthandler
 import itertools
+import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -69,13 +71,18 @@ def _watchdog(request):
 
 class Spawner:
     """Starts daemons in an isolated home under one temp dir; `finish_all` ends them.
-    With a `database_url`, every daemon it starts uses that PostgreSQL catalog."""
+    With a `database_url`, every daemon it starts uses that PostgreSQL catalog.
+    With `forwarded`, each "daemon" is a forwarder (`--remote=SOCKET`) to a
+    shared daemon (`serve --listen SOCKET`) of its own, started with the same
+    arguments: the test talks to it exactly as to a daemon."""
 
-    def __init__(self, bin: Path, base: Path, database_url: str | None = None):
+    def __init__(self, bin: Path, base: Path, database_url: str | None = None, forwarded: bool = False):
         self.bin = bin
         self.base = base
         self.database_url = database_url
+        self.forwarded = forwarded
         self.created: list[Daemon] = []
+        self.shared: list[subprocess.Popen] = []
         self._n = itertools.count()
 
     def env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -103,6 +110,8 @@ class Spawner:
         if data_dir:
             argv += ["--data-dir", str(data_dir)]
         argv += list(args)
+        if self.forwarded:
+            argv = [str(self.bin), "--remote", str(self._start_shared(n, argv[1:], env)), *args]
         d = Daemon(
             argv,
             env=self.env(env),
@@ -115,12 +124,31 @@ class Spawner:
         self.created.append(d)
         return d
 
+    def _start_shared(self, n: int, args: list[str], env: dict[str, str] | None) -> Path:
+        """Starts `catalogd serve --listen SOCKET ARGS` and returns the socket once it listens."""
+        socket_path = self.base / f"run-{n}" / "catalogd.sock"
+        socket_path.parent.mkdir(mode=0o700)
+        with open(self.base / f"shared-{n}.log", "wb") as log:
+            proc = subprocess.Popen([str(self.bin), "serve", "--listen", str(socket_path), *args],
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log,
+                                    env=self.env(env), cwd=str(self.base))
+        self.shared.append(proc)
+        deadline = time.monotonic() + 30
+        while not socket_path.exists():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the shared daemon did not listen: {(self.base / f'shared-{n}.log').read_text()}")
+            time.sleep(0.01)
+        return socket_path
+
     def finish_all(self) -> list[str]:
         problems = []
         for d in self.created:
             d.finish()
             if d.violations:
                 problems.append(f"pid {d.pid}: {d.violations[:5]!r}")
+        for proc in self.shared:
+            proc.kill()
+            proc.wait(timeout=10)
         return problems
 
 
@@ -143,10 +171,15 @@ class Catalog:
 
 def pytest_generate_tests(metafunc):
     """Modules marked `both_catalogs` run every test on SQLite and on PostgreSQL,
-    but for tests marked `sqlite_only` (they look at the catalog file)."""
+    but for tests marked `sqlite_only` (they look at the catalog file).
+    Modules marked `through_forwarder` run every test on a daemon of its own
+    and through a forwarder to a shared daemon, but for tests marked `direct_only`."""
     if "catalog_backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_catalogs"):
         only_sqlite = metafunc.definition.get_closest_marker("sqlite_only")
         metafunc.parametrize("catalog_backend", ["sqlite"] if only_sqlite else ["sqlite", "postgres"], indirect=True)
+    if "transport" in metafunc.fixturenames and metafunc.definition.get_closest_marker("through_forwarder"):
+        only_direct = metafunc.definition.get_closest_marker("direct_only")
+        metafunc.parametrize("transport", ["direct"] if only_direct else ["direct", "forwarded"], indirect=True)
 
 
 @pytest.fixture(scope="session")
@@ -189,8 +222,14 @@ def catalog_backend(request) -> Catalog:
 
 
 @pytest.fixture
-def spawn(catalogd_bin, tmp_path, catalog_backend):
-    s = Spawner(catalogd_bin, tmp_path, catalog_backend.url)
+def transport(request) -> str:
+    """"direct" (the test's own daemon), or "forwarded" (through `--remote`)."""
+    return getattr(request, "param", "direct")
+
+
+@pytest.fixture
+def spawn(catalogd_bin, tmp_path, catalog_backend, transport):
+    s = Spawner(catalogd_bin, tmp_path, catalog_backend.url, forwarded=transport == "forwarded")
     yield s
     problems = s.finish_all()
     if problems:

@@ -10,6 +10,9 @@ import pytest
 
 from catalogd_e2e import dumps, request_obj, short
 
+# Session-level behaviour: the same through a forwarder to a shared daemon.
+pytestmark = pytest.mark.through_forwarder
+
 N = 100_000
 PAD = "p" * 400  # ~45 MB of replies: without a bound the RSS grows by about that much
 

@@ -17,6 +17,9 @@ from catalogd_e2e import (
     short,
 )
 
+# Session-level behaviour: the same through a forwarder to a shared daemon.
+pytestmark = pytest.mark.through_forwarder
+
 
 def test_cancel_a_running_sleep(any_daemon):
     d = any_daemon

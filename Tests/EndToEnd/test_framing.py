@@ -18,6 +18,9 @@ from catalogd_e2e import (
     request_obj,
 )
 
+# Session-level behaviour: the same through a forwarder to a shared daemon.
+pytestmark = pytest.mark.through_forwarder
+
 
 def echo_body(id, params=("hi",)) -> bytes:
     return dumps(request_obj("daemon/echo", list(params), id))
@@ -213,6 +216,7 @@ def test_forced_ndjson_replies_in_ndjson_even_when_first_bytes_look_like_headers
     d.echo_ok()
 
 
+@pytest.mark.direct_only  # the shared daemon refuses the option before any forwarder exists
 def test_invalid_framing_option_is_bad_usage(spawn):
     d = spawn("--framing", "xml")
     status = d.close()

@@ -19,6 +19,9 @@ from catalogd_e2e import (
     short,
 )
 
+# Session-level behaviour: the same through a forwarder to a shared daemon.
+pytestmark = pytest.mark.through_forwarder
+
 
 def send_text(d, text: str) -> None:
     d.send_raw(d.frame(text.encode("utf-8")))

@@ -23,6 +23,9 @@ from catalogd_e2e import (
     short,
 )
 
+# Session-level behaviour: the same through a forwarder to a shared daemon.
+pytestmark = pytest.mark.through_forwarder
+
 
 def test_requests_before_initialize_get_server_not_initialized(spawn, framing):
     d = spawn(framing=framing)

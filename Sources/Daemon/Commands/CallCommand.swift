@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Protocol
 
 #if canImport(Glibc)
@@ -17,6 +18,9 @@ enum CallCommand {
         printError("PARAMS_JSON is not valid JSON: \(error)")
         return 2
       }
+    }
+    if let target = configuration.remote {
+      return remote(target, configuration, method: method, params: params)
     }
     let sink = CollectingSink()
     let daemon = DaemonContext(
@@ -45,6 +49,30 @@ enum CallCommand {
         Array(text.utf8).withUnsafeBytes { _ = writeAll(1, $0) }
       }
     }
+    return 0
+  }
+
+  /// The same request, in a session of the shared daemon `target` names.
+  private static func remote(
+    _ target: RemoteTarget, _ configuration: Configuration, method: String, params: JSON?
+  ) -> Int32 {
+    let reply: JSON
+    do {
+      let connection = try RemoteConnection.open(
+        target, configuration: configuration, arguments: Array(CommandLine.arguments.dropFirst()),
+        environment: ProcessInfo.processInfo.environment)
+      reply = try RemoteExchange.request(
+        method, params: params, clientName: "catalogd call", over: connection)
+    } catch {
+      printError("catalogd: \(error)")
+      return 1
+    }
+    if let error = reply["error"] {
+      printError(String(decoding: error.serialized(), as: UTF8.self))
+      return 1
+    }
+    let text = String(decoding: (reply["result"] ?? .null).serialized(), as: UTF8.self) + "\n"
+    Array(text.utf8).withUnsafeBytes { _ = writeAll(1, $0) }
     return 0
   }
 

@@ -12,21 +12,8 @@ enum ServeCommand {
   static let drainTimeout = 5.0
 
   static func run(_ configuration: Configuration) -> Never {
-    // Keep stdout for protocol messages: the protocol gets a private copy of
-    // it, and fd 1 becomes stderr, so a stray print from any code cannot
-    // corrupt the stream.
-    let protocolFD = dup(1)
-    guard protocolFD >= 0, dup2(2, 1) >= 0 else {
-      Log.error("cannot set up stdout", ["errno": String(errno)])
-      exit(70)
-    }
-    _ = fcntl(protocolFD, F_SETFD, FD_CLOEXEC)
-
-    var tracer: Tracer?
-    if let path = configuration.tracePath {
-      tracer = Tracer(path: path)
-      if tracer == nil { Log.warn("cannot open the trace file", ["path": path]) }
-    }
+    let protocolFD = takeProtocolStdout()
+    let tracer = Tracer.of(configuration)
     let initialFraming: Framing =
       if case .fixed(let framing) = configuration.framing { framing } else { .ndjson }
     let outbox = Outbox(
@@ -49,16 +36,12 @@ enum ServeCommand {
         outbox.drain(timeout: drainTimeout)
         exit(status)
       })
-    daemon.services.setUnsolicitedNotifications(
-      { method, params in outbox.send(OutgoingMessage.notification(method: method, params: params))
-      },
-      all: { outbox.send(all: $0) }, locale: { connection.locale })
     Log.info(
       "catalogd started",
       ["version": Version.current, "dataDir": configuration.dataDirectory, "pid": String(getpid())])
 
-    StdinReader(
-      connection: connection, outbox: outbox, tracer: tracer, configuration: configuration
+    MessageReader(
+      fd: 0, connection: connection, outbox: outbox, tracer: tracer, configuration: configuration
     )
     .run()
 
@@ -68,7 +51,7 @@ enum ServeCommand {
       connection.cancelAll()
     }
     // The session is over: its feeds close and their fetches stop.
-    runBlocking { await daemon.services.feeds.closeAll() }
+    runBlocking { await connection.end() }
     outbox.close()
     outbox.drain(timeout: drainTimeout)
     Log.info("end of input; exiting")

@@ -10,7 +10,7 @@ import Services
 /// at once, so a client can cancel even when every slot is taken. The reader
 /// stops reading only when the queue itself is full.
 ///
-/// `receive` is called from one thread (the stdin reader); replies of
+/// `receive` is called from one thread (the message reader); replies of
 /// concurrent handlers arrive from any thread.
 ///
 /// `@unchecked Sendable`: `state` is only touched while holding `lock`.
@@ -64,8 +64,6 @@ final class Connection: @unchecked Sendable {
     /// A `shutdown` waiting for the requests before it to be answered, so
     /// that the `exit` after its reply drops no reply.
     var pendingShutdown: (id: RequestID, target: ReplyTarget)?
-    /// The language of error messages: `initialize`'s locale, until then the daemon's.
-    var locale: MessageLocale
 
     var queuedCount: Int { queue.count - queueHead }
   }
@@ -76,6 +74,8 @@ final class Connection: @unchecked Sendable {
 
   private let sink: any MessageSink
   let daemon: DaemonContext
+  /// This client's feeds, device id and language, in the daemon's registry until `end()`.
+  let session: Session
   private let methods: [String: Method]
   private let lanes = SerialLanes()
   /// Called for `exit`, with the status the contract gives.
@@ -92,21 +92,32 @@ final class Connection: @unchecked Sendable {
   static let exitGrace = 10.0
 
   init(
-    sink: any MessageSink, daemon: DaemonContext, methods: [Method],
+    sink: any MessageSink, daemon: DaemonContext, methods: [Method], peerProcess: Int32? = nil,
     onExit: @escaping @Sendable (Int32) -> Void
   ) {
     self.sink = sink
     self.daemon = daemon
+    session = daemon.services.sessions.open(
+      sink: sink, maxOpenFeeds: daemon.configuration.maxOpenFeeds, locale: daemon.defaultLocale,
+      peerProcess: peerProcess)
     self.methods = Dictionary(
       methods.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.onExit = onExit
     maxInFlight = daemon.configuration.maxInFlight
     maxQueued = daemon.configuration.maxInFlight
-    state = State(locale: daemon.defaultLocale)
+    state = State()
   }
 
   /// The language of the session's error messages.
-  var locale: MessageLocale { lock.withLock { state.locale } }
+  var locale: MessageLocale { session.locale }
+
+  /// Ends the session: its feeds close (their fetches stop) and the daemon's
+  /// notifications stop reaching it. Call it once input has ended and the
+  /// requests are answered.
+  func end() async {
+    await session.feeds.closeAll()
+    daemon.services.sessions.close(session)
+  }
 
   // MARK: - Incoming
 
@@ -152,6 +163,7 @@ final class Connection: @unchecked Sendable {
     switch message {
     case .request(let id, let method, let params):
       daemon.statistics.count(.received)
+      session.requests.add(1, ordering: .relaxed)
       let needsSlot: Bool =
         switch methods[method]?.body {
         case .task, .encodingTask: true
@@ -171,6 +183,7 @@ final class Connection: @unchecked Sendable {
       Log.debug("ignored a response: the daemon sends no requests", ["request.id": "\(id)"])
     case .invalid(let id, let error):
       daemon.statistics.count(.received)
+      session.requests.add(1, ordering: .relaxed)
       send(.error(error), id: id, to: target, wake: false)
     }
   }
@@ -237,12 +250,11 @@ final class Connection: @unchecked Sendable {
     case ("initialize", .uninitialized):
       let reply: Reply
       do {
-        let (result, locale) = try daemon.initialize(params)
-        reply = .result(result)
-        lock.withLock {
-          state.lifecycle = .running
-          state.locale = locale
-        }
+        let client = try daemon.initialize(params)
+        session.clientIdentity.set(client.id)
+        session.didInitialize(clientName: client.name, locale: client.locale)
+        reply = .result(client.result)
+        lock.withLock { state.lifecycle = .running }
       } catch {
         reply = .error(wireError(error, method: method))
       }
@@ -288,7 +300,8 @@ final class Connection: @unchecked Sendable {
     let lane = handler.lane?(params).map { (key: $0, turn: LaneTurn()) }
     let sequence = RequestSequence()
     let context = RequestContext(
-      id: id, method: method, daemon: daemon, currentLocale: { [self] in locale },
+      id: id, method: method, daemon: daemon, session: session,
+      currentLocale: { [self] in locale },
       notify: notify, notifyAll: notifyAll,
       progress: ProgressReporter(params: params, notify: notify),
       leaveLane: { lane?.turn.leave() },
@@ -338,7 +351,7 @@ final class Connection: @unchecked Sendable {
       guard start(sequence) else { return }
       let reply: Reply
       do {
-        reply = try await body()
+        reply = try await Session.$current.withValue(session) { try await body() }
       } catch {
         reply = .error(wireError(error, method: method))
       }
@@ -365,6 +378,7 @@ final class Connection: @unchecked Sendable {
         id: request.id, target: request.target, method: request.method,
         received: request.received, task: nil)
       daemon.statistics.inFlight.add(1, ordering: .relaxed)
+      session.inFlight.add(1, ordering: .relaxed)
       return (state.nextSequence, state.running.count == 1)
     }
   }
@@ -389,6 +403,7 @@ final class Connection: @unchecked Sendable {
     }
     guard let entry else { return }
     daemon.statistics.inFlight.subtract(1, ordering: .relaxed)
+    session.inFlight.subtract(1, ordering: .relaxed)
     daemon.timings.record(entry.method, since: entry.received)
     send(reply, id: entry.id, to: entry.target, wake: true)
     let shutdown = lock.withLock { () -> (id: RequestID, target: ReplyTarget)? in

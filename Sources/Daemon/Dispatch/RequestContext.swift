@@ -6,6 +6,8 @@ struct RequestContext: Sendable {
   let id: RequestID
   let method: String
   let daemon: DaemonContext
+  /// The client's session: its feeds and device id.
+  let session: Session
   /// The language of the session's error messages, read when an error is
   /// written (not for every request).
   let currentLocale: @Sendable () -> MessageLocale

@@ -60,7 +60,7 @@ enum DaemonStatus {
       "queuedOutputBytes": JSON(daemon.queuedOutputBytes()),
       "backends": daemon.services.backends,
       "dataDir": JSON(daemon.configuration.dataDirectory),
-      "clientId": JSON(daemon.services.clientIdentity.current),
+      "clientId": JSON(context.session.clientIdentity.current),
     ]
   }
 }

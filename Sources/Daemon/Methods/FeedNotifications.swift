@@ -140,28 +140,20 @@ enum FeedNotifications {
     }
   }
 
-  /// Brings the products feeds up to date after a product changed (here or
-  /// in another daemon): their `feeds/itemsChanged` (or, for reloads,
-  /// `feeds/stateChanged {state: "refreshing"}`) are sent when this returns.
-  static func productsChanged(
-    _ change: ProductChange, _ services: ServiceHub,
-    notify: @escaping @Sendable (String, JSON?) -> Void,
-    notifyAll: @escaping @Sendable (MessageRun) -> Void, locale: MessageLocale
-  ) async {
-    await sourceChanged(
-      FeedSourceEvent(change), services.feeds, notify: notify, notifyAll: notifyAll,
-      method: ProductNotifications.listUpdated, locale: locale)
+  /// Brings a session's products feeds up to date after a product changed
+  /// (in this session, another, or another daemon): their `feeds/itemsChanged`
+  /// (or, for reloads, `feeds/stateChanged {state: "refreshing"}`) are sent
+  /// when this returns.
+  static func productsChanged(_ change: ProductChange, _ session: Session) async {
+    await sourceChanged(FeedSourceEvent(change), session, method: ProductNotifications.listUpdated)
   }
 
-  /// Brings the feeds of a live source up to date after `event`; `method`
-  /// names what caused it in the log line of a reload's mapped error.
-  static func sourceChanged(
-    _ event: FeedSourceEvent, _ feeds: FeedEngine,
-    notify: @escaping @Sendable (String, JSON?) -> Void,
-    notifyAll: @escaping @Sendable (MessageRun) -> Void, method: String, locale: MessageLocale
-  ) async {
-    await feeds.apply(
-      event, notify: sender(notify, method: method, locale: locale),
-      notifyAll: runSender(notifyAll, method: method, locale: locale))
+  /// Brings a session's feeds of a live source up to date after `event`;
+  /// `method` names what caused it in the log line of a reload's mapped error.
+  static func sourceChanged(_ event: FeedSourceEvent, _ session: Session, method: String) async {
+    let locale = session.locale
+    await session.feeds.apply(
+      event, notify: sender(session.notify, method: method, locale: locale),
+      notifyAll: runSender(session.notifyAll, method: method, locale: locale))
   }
 }

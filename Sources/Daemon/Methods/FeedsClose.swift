@@ -9,7 +9,7 @@ enum FeedsClose {
     params: [FeedLane.feedId], result: .empty)
 
   static let method = Method.task(contract, lane: FeedLane.byId) { params, context in
-    try await context.daemon.services.feeds.close(params[FeedLane.feedId])
+    try await context.session.feeds.close(params[FeedLane.feedId])
     return [:]
   }
 }

@@ -17,7 +17,7 @@ enum FeedsItems {
       "FeedItems", .object([Member("items", FeedSchemas.items, required: true)])))
 
   static let method = Method.task(contract, lane: FeedLane.byId) { params, context in
-    let items = try await context.daemon.services.feeds.items(
+    let items = try await context.session.feeds.items(
       params[FeedLane.feedId], start: params[start], end: params[end]
     ) {
       context.reply(["items": .array($0)])

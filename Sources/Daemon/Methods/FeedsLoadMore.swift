@@ -19,7 +19,7 @@ enum FeedsLoadMore {
     params: [FeedLane.feedId], result: .component(FeedSchemas.feedRange))
 
   static let method = Method.task(contract, lane: FeedLane.byId) { params, context in
-    let load = try await context.daemon.services.feeds.beginLoadMore(
+    let load = try await context.session.feeds.beginLoadMore(
       params[FeedLane.feedId],
       notify: FeedNotifications.sender(
         context.notify, method: context.method, locale: context.locale))

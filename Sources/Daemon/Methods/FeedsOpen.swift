@@ -86,7 +86,7 @@ enum FeedsOpen {
         service: services.places, search: try PlacesSearch.query(query))
       defaultPageSize = PlacesSearch.size.defaultValue
     }
-    let feedId = try await services.feeds.open(
+    let feedId = try await context.session.feeds.open(
       source: feedSource, pageSize: pageSize ?? defaultPageSize, changes: params[changes])
     return ["feedId": JSON(feedId), "state": JSON(FeedState.idle.rawValue)]
   }

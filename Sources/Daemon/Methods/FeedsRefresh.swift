@@ -14,7 +14,7 @@ enum FeedsRefresh {
     params: [FeedLane.feedId], result: .component(FeedSchemas.feedRange))
 
   static let method = Method.task(contract, lane: FeedLane.byId) { params, context in
-    let load = try await context.daemon.services.feeds.beginRefresh(
+    let load = try await context.session.feeds.beginRefresh(
       params[FeedLane.feedId],
       notify: FeedNotifications.sender(
         context.notify, method: context.method, locale: context.locale))

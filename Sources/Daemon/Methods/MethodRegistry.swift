@@ -5,6 +5,7 @@
 enum MethodRegistry {
   static let all: [Method] = [
     DaemonEcho.method,
+    DaemonSessions.method,
     DaemonSleep.method,
     DaemonStatus.method,
     FeedsClose.method,

@@ -7,10 +7,25 @@ enum ProductNotifications {
   static let listUpdated = "products/listUpdated"
   static let changed = "products/changed"
 
-  static func sender(_ notify: @escaping @Sendable (String, JSON?) -> Void)
-    -> @Sendable (ProductChange) -> Void
-  {
-    { change in send(change, notify) }
+  /// Tells every initialized session of a change: their `products/listUpdated`
+  /// (and `products/changed`) at once, before the reply of the request that
+  /// made it, for the backend calls this before it returns.
+  static func sender(to sessions: SessionRegistry) -> @Sendable (ProductChange) -> Void {
+    { change in
+      for session in sessions.initialized { send(change, session.notify) }
+    }
+  }
+
+  /// A change made here reaches every session's products feeds, then (for
+  /// changes made elsewhere, which no request announced) their notifications:
+  /// a client told of a change finds it in its feeds.
+  static func broadcast(
+    _ change: ProductChange, to sessions: SessionRegistry, announced: Bool = false
+  ) async {
+    for session in sessions.initialized {
+      await FeedNotifications.productsChanged(change, session)
+      if !announced { send(change, session.notify) }
+    }
   }
 
   static func send(_ change: ProductChange, _ notify: @Sendable (String, JSON?) -> Void) {

@@ -22,10 +22,11 @@ enum ProductsCreate {
       nameKo: params[nameKo], nameEn: params[nameEn], price: params[price],
       supplierId: params[supplierId])
     let product = try await context.daemon.services.products.create(
-      draft, changed: ProductNotifications.sender(context.notify))
-    await FeedNotifications.productsChanged(
-      ProductChange(reason: .created, id: product.id, product: product), context.daemon.services,
-      notify: context.notify, notifyAll: context.notifyAll, locale: context.locale)
+      draft, changed: ProductNotifications.sender(to: context.daemon.services.sessions))
+    await ProductNotifications.broadcast(
+      ProductChange(reason: .created, id: product.id, product: product),
+      to: context.daemon.services.sessions,
+      announced: true)
     return product.json
   }
 }

@@ -12,10 +12,10 @@ enum ProductsDelete {
   static let method = Method.task(contract, lane: ProductLane.byId) { params, context in
     let id = params[ProductLane.id]
     try await context.daemon.services.products.delete(
-      id: id, changed: ProductNotifications.sender(context.notify))
-    await FeedNotifications.productsChanged(
-      ProductChange(reason: .deleted, id: id), context.daemon.services,
-      notify: context.notify, notifyAll: context.notifyAll, locale: context.locale)
+      id: id, changed: ProductNotifications.sender(to: context.daemon.services.sessions))
+    await ProductNotifications.broadcast(
+      ProductChange(reason: .deleted, id: id), to: context.daemon.services.sessions,
+      announced: true)
     return ["id": JSON(id)]
   }
 }

@@ -36,10 +36,11 @@ enum ProductsUpdate {
     }
     let product = try await context.daemon.services.products.update(
       id: params[ProductLane.id], patch, expectedVersion: params[expectedVersion],
-      changed: ProductNotifications.sender(context.notify))
-    await FeedNotifications.productsChanged(
-      ProductChange(reason: .updated, id: product.id, product: product), context.daemon.services,
-      notify: context.notify, notifyAll: context.notifyAll, locale: context.locale)
+      changed: ProductNotifications.sender(to: context.daemon.services.sessions))
+    await ProductNotifications.broadcast(
+      ProductChange(reason: .updated, id: product.id, product: product),
+      to: context.daemon.services.sessions,
+      announced: true)
     return product.json
   }
 

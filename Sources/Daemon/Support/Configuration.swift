@@ -27,6 +27,12 @@ struct Configuration: Sendable {
   var maxOpenFeeds = FeedEngine.defaultMaxOpenFeeds
   /// The config file that was read, if any.
   var configPath: String?
+  /// Where a forwarder sends the session (`--remote`); nil serves it here.
+  var remote: RemoteTarget?
+  /// The Unix socket of `catalogd serve --listen PATH`.
+  var listenPath: String?
+  /// How long a shared daemon with no session waits before it exits.
+  var idleTimeoutSeconds = 60
 
   static func defaultDataDirectory() -> String {
     let environment = ProcessInfo.processInfo.environment

@@ -24,9 +24,19 @@ final class DaemonContext: Sendable {
     self.queuedOutputBytes = queuedOutputBytes
   }
 
-  /// Handles `initialize`: records the client id (given, or the one persisted
-  /// in the data dir), picks the language of error messages, and describes the server.
-  func initialize(_ params: JSON?) throws -> (result: JSON, locale: MessageLocale) {
+  /// What `initialize` learned of the client, and its reply.
+  struct InitializedClient {
+    let result: JSON
+    /// The client id: given, or the one persisted in the data dir.
+    let id: String
+    let name: String?
+    /// The language of error messages it asked for, else the daemon's.
+    let locale: MessageLocale
+  }
+
+  /// Handles `initialize`: picks the client id and the language of error
+  /// messages, and describes the server.
+  func initialize(_ params: JSON?) throws -> InitializedClient {
     let params = try LifecycleContracts.initialize.check(params)
     let clientName = params[LifecycleContracts.clientInfo]?["name"]?.stringValue
     let given = params[LifecycleContracts.clientId]
@@ -36,7 +46,6 @@ final class DaemonContext: Sendable {
     } else {
       id = try DataDirectory(path: configuration.dataDirectory).persistentClientId()
     }
-    services.clientIdentity.set(id)
     let locale = params[LifecycleContracts.locale].flatMap(MessageLocale.init(identifier:))
     Log.debug("initialized", ["client.name": clientName ?? "-", "client.id": id])
     let result: JSON = [
@@ -54,6 +63,7 @@ final class DaemonContext: Sendable {
         "workDoneProgress": true,
       ],
     ]
-    return (result, locale ?? defaultLocale)
+    return InitializedClient(
+      result: result, id: id, name: clientName, locale: locale ?? defaultLocale)
   }
 }

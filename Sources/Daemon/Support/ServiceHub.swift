@@ -6,35 +6,33 @@ import Synchronization
   import Glibc
 #endif
 
-/// The services one daemon hosts, each on the backend its configuration selects.
+/// The services one daemon hosts, each on the backend its configuration
+/// selects, shared by all its sessions (one in a stdio daemon, one per client
+/// in a shared daemon).
 final class ServiceHub: Sendable {
   let quotes: QuotesService
   let products: ProductsService
   let photos: PhotosService
-  /// The session's feeds (server-side pagination over the services' lists).
-  let feeds: FeedEngine
   let places: PlacesService
-  /// The per-device UUID the product upstream receives; set by `initialize`.
-  let clientIdentity = ClientIdentity()
-  /// Sends notifications nobody asked for (changes made by other daemons);
-  /// set by the serve command, used once the session is initialized.
-  private let unsolicited = Mutex<UnsolicitedNotifications?>(nil)
+  /// The clients served now, each with its feeds and notifications.
+  let sessions = SessionRegistry()
+  /// Set once changes made by other daemons are forwarded to the sessions.
+  private let watchingProducts = Atomic(false)
   /// Set once the photos folder's changes are forwarded to feeds.
   private let followingPhotos = Atomic(false)
 
   init(configuration: Configuration) {
     let timeout = Duration.milliseconds(configuration.upstreamTimeoutMilliseconds)
-    feeds = FeedEngine(maxOpenFeeds: configuration.maxOpenFeeds)
     quotes = QuotesService(
       backend: configuration.quotesURL.map { RemoteQuoteBackend(baseURL: $0, timeout: timeout) }
         ?? EmbeddedQuoteBackend())
-    let identity = clientIdentity
     let productBackend: any ProductBackend
     if let databaseURL = configuration.databaseURL {
       productBackend = Self.postgresBackend(configuration, url: databaseURL)
     } else if let serverURL = configuration.serverURL {
       productBackend = GraphQLProductBackend(
-        endpoint: serverURL, clientId: { identity.current ?? "" }, timeout: timeout)
+        endpoint: serverURL, clientId: { Session.current?.clientIdentity.current ?? "" },
+        timeout: timeout)
     } else {
       productBackend = SQLiteProductBackend(
         path: configuration.dataDirectory + "/catalog.sqlite", origin: Self.instanceId)
@@ -86,51 +84,33 @@ final class ServiceHub: Sendable {
   /// Identifies this process among the daemons sharing a catalog file.
   static let instanceId = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
 
-  /// Where notifications of changes made elsewhere go, once `startWatching` runs.
-  func setUnsolicitedNotifications(
-    _ notify: @escaping @Sendable (String, JSON?) -> Void,
-    all notifyAll: @escaping @Sendable (MessageRun) -> Void,
-    locale: @escaping @Sendable () -> MessageLocale
-  ) {
-    unsolicited.withLock {
-      $0 = UnsolicitedNotifications(one: notify, all: notifyAll, locale: locale)
-    }
-  }
-
-  /// Starts forwarding changes made elsewhere (other daemons on the catalog);
-  /// `initialize` calls it after its reply is written, so that opening the
-  /// catalog never delays the handshake. Without a notifier (the `call`
-  /// command) there is nobody to tell, and nothing starts.
+  /// Starts forwarding changes made elsewhere (other daemons on the catalog)
+  /// to every initialized session, once; the first `initialize` calls it after
+  /// its reply is written, so that opening the catalog never delays the handshake.
   func startWatching() {
-    guard let notifications = unsolicited.withLock({ $0 }) else { return }
+    guard !watchingProducts.exchange(true, ordering: .relaxed) else { return }
     // Asked for here, not in the task: changes are reported from this moment on.
     let changes = products.backend.externalChanges()
     Task { [self] in
       for await change in changes {
-        // The feeds first: a client told of a change finds it in its feeds.
-        await FeedNotifications.productsChanged(
-          change, self, notify: notifications.one, notifyAll: notifications.all,
-          locale: notifications.locale())
-        ProductNotifications.send(change, notifications.one)
+        await ProductNotifications.broadcast(change, to: sessions)
       }
     }
   }
 
   /// Starts forwarding the photos folder's changes to the folder photos
-  /// feeds, once: the first such feed asks, so a daemon whose client never
-  /// opens one never watches the folder. The subscription is made before
-  /// this returns, so a page read after it misses no change.
+  /// feeds of every session, once: the first such feed asks, so a daemon
+  /// whose clients never open one never watches the folder. The subscription
+  /// is made before this returns, so a page read after it misses no change.
   func followPhotosFolder(_ folder: FolderPhotoBackend) {
-    guard let notifications = unsolicited.withLock({ $0 }),
-      !followingPhotos.exchange(true, ordering: .relaxed)
-    else { return }
+    guard !followingPhotos.exchange(true, ordering: .relaxed) else { return }
     let events = folder.events()
-    let feeds = feeds
-    Task {
+    Task { [sessions] in
       for await event in events {
-        await FeedNotifications.sourceChanged(
-          FeedSourceEvent(event), feeds, notify: notifications.one, notifyAll: notifications.all,
-          method: FeedNotifications.itemsChanged, locale: notifications.locale())
+        for session in sessions.initialized {
+          await FeedNotifications.sourceChanged(
+            FeedSourceEvent(event), session, method: FeedNotifications.itemsChanged)
+        }
       }
     }
   }
@@ -164,14 +144,6 @@ final class ServiceHub: Sendable {
           )
         }))
   }
-}
-
-/// Where notifications nobody asked for go: one at a time, or a run of written ones in one write.
-struct UnsolicitedNotifications: Sendable {
-  let one: @Sendable (String, JSON?) -> Void
-  let all: @Sendable (MessageRun) -> Void
-  /// The session's language, for the error of a reload that failed.
-  let locale: @Sendable () -> MessageLocale
 }
 
 /// The client's per-device id, shared with the backends that send it upstream.

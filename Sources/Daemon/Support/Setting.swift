@@ -112,6 +112,22 @@ struct Setting: Sendable {
     ) { configuration, value throws(ConfigurationError) in
       configuration.maxOpenFeeds = try positive(value)
     },
+    Setting(
+      flag: "--remote", environment: "CATALOGD_REMOTE", key: "remote", valueName: "auto|PATH",
+      help:
+        "forward to a shared daemon: auto finds or starts the one of this configuration, PATH is its socket"
+    ) { configuration, value in configuration.remote = value.isEmpty ? nil : RemoteTarget(value) },
+    Setting(
+      flag: "--listen", environment: nil, key: nil, valueName: "PATH",
+      help: "with serve: the Unix socket the shared daemon listens on"
+    ) { configuration, value in configuration.listenPath = value },
+    Setting(
+      flag: "--idle-timeout", environment: "CATALOGD_IDLE_TIMEOUT", key: "idleTimeout",
+      valueName: "SECONDS",
+      help: "a shared daemon with no session exits after this long (default 60)"
+    ) { configuration, value throws(ConfigurationError) in
+      configuration.idleTimeoutSeconds = try positive(value)
+    },
   ]
 
   private static func invalid(_ value: String) -> ConfigurationError {

@@ -7,7 +7,7 @@ import Protocol
 /// The one writer of the protocol stream: senders frame messages into a
 /// queue and a dedicated thread writes it out in large writes.
 ///
-/// Memory stays bounded when the client stops reading: the stdin reader
+/// Memory stays bounded when the client stops reading: the message reader
 /// calls `waitForRoom()` before each read, so once `maxQueuedBytes` are
 /// waiting the daemon stops reading requests, which pushes back on the
 /// client. Handlers already running may still add their replies, at most
@@ -144,7 +144,7 @@ final class Outbox: MessageSink, @unchecked Sendable {
     if !ok { onBrokenPipe() }
   }
 
-  /// Blocks the calling thread (the stdin reader) while too much output is waiting.
+  /// Blocks the calling thread (the message reader) while too much output is waiting.
   func waitForRoom() {
     lock.withLock {
       while pending.count >= maxQueuedBytes && !broken {
@@ -208,6 +208,23 @@ final class Outbox: MessageSink, @unchecked Sendable {
         guard lock.wait(until: limit) else { return false }
       }
       return true
+    }
+  }
+
+  /// Stops writing for good (later messages are dropped) and waits until no
+  /// thread writes to the descriptor, so that the caller may close it: a
+  /// shared daemon's session ends while other sessions may still notify it.
+  /// Shut the socket down first, so that a write blocked on a client that
+  /// stopped reading fails instead of waiting.
+  func detach() {
+    lock.withLock {
+      broken = true
+      closing = true
+      pending = []
+      drainWaiters += 1
+      defer { drainWaiters -= 1 }
+      lock.broadcast()
+      while directWriting || writerBusy { lock.wait() }
     }
   }
 

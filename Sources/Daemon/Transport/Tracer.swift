@@ -45,3 +45,13 @@ final class Tracer: Sendable {
     Array("(\(note))".utf8).withUnsafeBufferPointer { record(direction, $0) }
   }
 }
+
+extension Tracer {
+  /// The `--trace` file's tracer, if one is set and can be opened (a warning if not).
+  static func of(_ configuration: Configuration) -> Tracer? {
+    guard let path = configuration.tracePath else { return nil }
+    let tracer = Tracer(path: path)
+    if tracer == nil { Log.warn("cannot open the trace file", ["path": path]) }
+    return tracer
+  }
+}

@@ -114,6 +114,12 @@ export class Client extends CatalogdMethods {
 
     const { binary, from } = findBinary(options.binary);
     const args = [...(options.args ?? [])];
+    if (options.remote !== undefined) {
+      if (typeof options.remote !== 'string' || options.remote === '') {
+        throw new UsageError("remote must be 'auto' or the path of a shared daemon's socket");
+      }
+      args.push(`--remote=${options.remote}`);
+    }
     // Forcing the framing makes the daemon ignore a CATALOGD_FRAMING that the
     // environment may carry (flags win over the environment).
     if (!args.some((arg) => arg === '--framing' || arg.startsWith('--framing='))) args.unshift('--framing', framing);

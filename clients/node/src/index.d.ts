@@ -93,6 +93,12 @@ export interface StartOptions {
   /** The language of the daemon's error messages, `'ko'` or `'en'`; default: its `LC_ALL`, `LC_MESSAGES` or `LANG`. */
   locale?: string;
   /**
+   * `'auto'` runs the session in the shared daemon of this configuration
+   * (started when none runs), a path in the shared daemon listening on that
+   * socket; passed as `--remote`. Default: a daemon of this client's own.
+   */
+  remote?: 'auto' | (string & {});
+  /**
    * What to do with the daemon's stderr (its logfmt logs) besides keeping its
    * last 64 KiB in `client.stderr`: `'keep'` (default: only that),
    * `'inherit'` (also copy it to this process's stderr), or a function called

@@ -16,6 +16,16 @@ export class CatalogdMethods {
   }
 
   /**
+   * `daemon/sessions`: The sessions the daemon serves now, oldest first: one per client of a shared daemon (catalogd serve --listen), the caller's own alone in a stdio daemon.
+   * @param {import('./types.generated.js').DaemonSessionsParams} [params]
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').DaemonSessionsResult>}
+   */
+  daemonSessions(params, options) {
+    return this.request("daemon/sessions", params, options);
+  }
+
+  /**
    * `daemon/sleep`: Waits ms milliseconds, honouring $/cancelRequest. A test aid: requests with the same lane run one after another in arrival order.
    * @param {import('./types.generated.js').DaemonSleepParams} params
    * @param {import('./index.js').RequestOptions} [options]
@@ -259,6 +269,7 @@ export class CatalogdMethods {
 /** The wire name of each generated method. */
 export const METHODS = Object.freeze({
   daemonEcho: "daemon/echo",
+  daemonSessions: "daemon/sessions",
   daemonSleep: "daemon/sleep",
   daemonStatus: "daemon/status",
   feedsClose: "feeds/close",

@@ -202,6 +202,28 @@ export type DaemonEchoParams = unknown;
 /** Result of `daemon/echo`. */
 export type DaemonEchoResult = unknown;
 
+/** Params of `daemon/sessions`. */
+export type DaemonSessionsParams = Record<string, never>;
+
+/** Result of `daemon/sessions`. */
+export interface DaemonSessionsResult {
+  sessions: ({
+    /** from 1, in the order sessions started */
+    number: number;
+    /** initialize's clientInfo.name; null before initialize or when not given */
+    clientName: string | null;
+    /** the client's process (a shared daemon's forwarder); null for stdio */
+    pid: number | null;
+    uptimeSeconds: number;
+    /** requests received */
+    requests: number;
+    /** requests running now */
+    inFlight: number;
+    /** the session that asked */
+    current: boolean;
+  })[];
+}
+
 /** Params of `daemon/sleep`. */
 export interface DaemonSleepParams {
   /**
@@ -718,6 +740,7 @@ export interface QuotesLoadingParams {
 /** Params and result of every method, by wire name. */
 export interface MethodMap {
   "daemon/echo": { params: DaemonEchoParams; result: DaemonEchoResult };
+  "daemon/sessions": { params: DaemonSessionsParams; result: DaemonSessionsResult };
   "daemon/sleep": { params: DaemonSleepParams; result: DaemonSleepResult };
   "daemon/status": { params: DaemonStatusParams; result: DaemonStatusResult };
   "feeds/close": { params: FeedsCloseParams; result: FeedsCloseResult };
@@ -766,6 +789,8 @@ export interface ClientNotificationMap {
 export interface CatalogdMethods {
   /** `daemon/echo`: Returns its params unchanged (health checks, benchmarks); null without params. */
   daemonEcho(params?: DaemonEchoParams, options?: RequestOptions): Promise<DaemonEchoResult>;
+  /** `daemon/sessions`: The sessions the daemon serves now, oldest first: one per client of a shared daemon (catalogd serve --listen), the caller's own alone in a stdio daemon. */
+  daemonSessions(params?: DaemonSessionsParams, options?: RequestOptions): Promise<DaemonSessionsResult>;
   /** `daemon/sleep`: Waits ms milliseconds, honouring $/cancelRequest. A test aid: requests with the same lane run one after another in arrival order. */
   daemonSleep(params: DaemonSleepParams, options?: RequestOptions): Promise<DaemonSleepResult>;
   /** `daemon/status`: Uptime, request counters, requests in flight, each method's time inside the daemon, queued output, backends, data dir. */

@@ -107,6 +107,7 @@ class ClientBase:
         client_info: Optional[Mapping[str, Any]] = None,
         client_id: Optional[str] = None,
         locale: Optional[str] = None,
+        remote: Optional[str] = None,
         cwd: Optional[PathLike] = None,
         stderr: Optional[TextSink] = None,
         stderr_lines: int = DEFAULT_STDERR_LINES,
@@ -126,6 +127,9 @@ class ClientBase:
             client_id: `initialize`'s clientId (default: the daemon's persisted UUID).
             locale: the language of the daemon's error messages, "ko" or "en" (default:
                 the daemon's LC_ALL, LC_MESSAGES or LANG).
+            remote: "auto" to run the session in the shared daemon of this configuration
+                (started when none runs), or the path of a shared daemon's socket; passed
+                as `--remote` (None: a daemon of this client's own).
             cwd: the daemon's working directory.
             stderr: a text stream that also receives each line of the daemon's stderr.
             stderr_lines: how many lines of stderr to keep for `stderr_tail` and `DaemonExited`.
@@ -143,7 +147,9 @@ class ClientBase:
         """Seconds `start` waits for the reply to `initialize`; None: no limit."""
         self.binary: str = find_binary(binary)
         """The daemon's executable."""
-        self.args: List[str] = [os.fspath(a) for a in args]
+        if remote is not None and not isinstance(remote, str):
+            raise InvalidArgument(f"remote must be \"auto\" or a socket path, not {type(remote).__name__}")
+        self.args: List[str] = [os.fspath(a) for a in args] + ([] if remote is None else [f"--remote={remote}"])
         """Command-line arguments for the daemon (`--data-dir DIR`, `--quotes-url URL`, …)."""
         self.env: Optional[Dict[str, str]] = merge_env(env)
         """The daemon's whole environment (this process's with `env` applied); None inherits this process's."""

@@ -126,7 +126,7 @@ class Client(ClientBase, ClientMethods):
 
     `ClientBase.__init__` documents the arguments (keyword-only after `env`):
     `binary`, `args`, `env`, `framing`, `timeout` (30 s by default), `client_info`,
-    `client_id`, `locale`, `cwd`, `stderr`, `stderr_lines`, `handshake_timeout`.
+    `client_id`, `locale`, `remote`, `cwd`, `stderr`, `stderr_lines`, `handshake_timeout`.
 
     Entering the `with` block starts the daemon and does the `initialize`
     handshake (`start`); leaving it sends `shutdown` and `exit` and waits for the

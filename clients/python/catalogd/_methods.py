@@ -34,6 +34,7 @@ from ._types import (
     Quote,
     QuotePage,
     QuotesLoading,
+    Sessions,
     SleepResult,
     Status,
     SupplierList,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 
 METHODS: Dict[str, str] = {
     "daemon/echo": "daemon_echo",
+    "daemon/sessions": "daemon_sessions",
     "daemon/sleep": "daemon_sleep",
     "daemon/status": "daemon_status",
     "feeds/close": "feeds_close",
@@ -83,6 +85,7 @@ METHODS: Dict[str, str] = {
 
 PARAMS: Dict[str, Dict[str, str]] = {
     "daemon/echo": {},
+    "daemon/sessions": {},
     "daemon/sleep": {"ms": "ms", "lane": "lane"},
     "daemon/status": {"histograms": "histograms"},
     "feeds/close": {"feedId": "feed_id"},
@@ -189,6 +192,20 @@ class ClientMethods:
         Returns: the result as the daemon sent it.
         """
         return self.request("daemon/echo", params, timeout=timeout)
+
+    def daemon_sessions(self, *, timeout: Optional[float] = None) -> Sessions:
+        """The sessions the daemon serves now, oldest first: one per client of a shared daemon
+        (catalogd serve --listen), the caller's own alone in a stdio daemon.
+
+        Calls `daemon/sessions`.
+
+        Args:
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: Sessions.
+        """
+        result = self.request("daemon/sessions", None, timeout=timeout)
+        return Sessions.from_json(result)
 
     def daemon_sleep(
         self,
@@ -988,6 +1005,20 @@ class AsyncClientMethods:
         Returns: the result as the daemon sent it.
         """
         return await self.request("daemon/echo", params, timeout=timeout)
+
+    async def daemon_sessions(self, *, timeout: Optional[float] = None) -> Sessions:
+        """The sessions the daemon serves now, oldest first: one per client of a shared daemon
+        (catalogd serve --listen), the caller's own alone in a stdio daemon.
+
+        Calls `daemon/sessions`.
+
+        Args:
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: Sessions.
+        """
+        result = await self.request("daemon/sessions", None, timeout=timeout)
+        return Sessions.from_json(result)
 
     async def daemon_sleep(
         self,

@@ -52,6 +52,8 @@ __all__ = [
     "QuotePage",
     "QuotesLoading",
     "ServiceCapabilities",
+    "Sessions",
+    "SessionsSession",
     "SleepResult",
     "Status",
     "StatusRequests",
@@ -1295,6 +1297,74 @@ class ServiceCapabilities:
         out["backend"] = _w.to_json(self.backend)
         out["methods"] = _w.to_json(self.methods)
         out["notifications"] = _w.to_json(self.notifications)
+        return out
+
+
+@dataclass(frozen=True)
+class Sessions:
+    """The result of `daemon/sessions`."""
+
+    sessions: List[SessionsSession]
+    """(`sessions`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Sessions:
+        """A `Sessions` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "Sessions")
+        return cls(
+            sessions=_w.required(obj, "sessions", "Sessions", _w.list_of(SessionsSession.from_json)),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["sessions"] = _w.to_json(self.sessions)
+        return out
+
+
+@dataclass(frozen=True)
+class SessionsSession:
+    """The `SessionsSession` object."""
+
+    number: int
+    """from 1, in the order sessions started (`number`)"""
+    client_name: Optional[str]
+    """initialize's clientInfo.name; null before initialize or when not given (`clientName`)"""
+    pid: Optional[int]
+    """the client's process (a shared daemon's forwarder); null for stdio (`pid`)"""
+    uptime_seconds: float
+    """(`uptimeSeconds`)"""
+    requests: int
+    """requests received (`requests`)"""
+    in_flight: int
+    """requests running now (`inFlight`)"""
+    current: bool
+    """the session that asked (`current`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> SessionsSession:
+        """A `SessionsSession` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "SessionsSession")
+        return cls(
+            number=_w.required(obj, "number", "SessionsSession"),
+            client_name=_w.required(obj, "clientName", "SessionsSession"),
+            pid=_w.required(obj, "pid", "SessionsSession"),
+            uptime_seconds=_w.required(obj, "uptimeSeconds", "SessionsSession"),
+            requests=_w.required(obj, "requests", "SessionsSession"),
+            in_flight=_w.required(obj, "inFlight", "SessionsSession"),
+            current=_w.required(obj, "current", "SessionsSession"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["number"] = _w.to_json(self.number)
+        out["clientName"] = _w.to_json(self.client_name)
+        out["pid"] = _w.to_json(self.pid)
+        out["uptimeSeconds"] = _w.to_json(self.uptime_seconds)
+        out["requests"] = _w.to_json(self.requests)
+        out["inFlight"] = _w.to_json(self.in_flight)
+        out["current"] = _w.to_json(self.current)
         return out
 
 

@@ -4,13 +4,16 @@ import Protocol
   import Glibc
 #endif
 
-/// The one reader of the protocol stream: reads stdin, splits it into
-/// messages and hands them to the connection in arrival order.
+/// The one reader of a session's protocol stream (stdin, or a shared
+/// daemon's socket): splits it into messages and hands them to the
+/// connection in arrival order.
 ///
 /// Before each read it waits for room in the outbox and in the connection's
 /// queue of requests, so a client that sends faster than it reads, or floods
 /// the daemon with slow requests, is slowed down rather than buffered without bound.
-struct StdinReader {
+struct MessageReader {
+  /// The stream: 0 for stdin, or a client's socket.
+  let fd: Int32
   let connection: Connection
   let outbox: Outbox
   let tracer: Tracer?
@@ -26,10 +29,10 @@ struct StdinReader {
     while true {
       outbox.waitForRoom()
       connection.waitForRoom()
-      let count = read(0, chunk.baseAddress, chunk.count)
+      let count = read(fd, chunk.baseAddress, chunk.count)
       if count < 0 {
         if errno == EINTR { continue }
-        Log.error("cannot read stdin", ["errno": String(errno)])
+        Log.error("cannot read the client's messages", ["errno": String(errno)])
         return
       }
       let endOfInput = count == 0

@@ -1,0 +1,304 @@
+"""One shared daemon for many clients: `catalogd serve --listen PATH`, and
+forwarders (`catalogd --remote=PATH`, `--remote=auto`) that keep the stdio
+contract for their client and carry its session to the shared daemon."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from catalogd_e2e import assert_error, assert_result, isolated_env
+
+DEADLINE = 30.0
+
+
+def wait_for(condition: Callable[[], bool], what: str, deadline: float = DEADLINE) -> None:
+    end = time.monotonic() + deadline
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def connectable(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        try:
+            s.connect(str(path))
+            return True
+        except OSError:
+            return False
+
+
+class SharedDaemon:
+    """`catalogd serve --listen SOCKET`, started and stopped by a test."""
+
+    def __init__(self, bin: Path, base: Path, *args: str, idle_timeout: int = 600, run: Path | None = None):
+        self.socket = (run or base / "run") / "catalogd.sock"
+        self.socket.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.log = base / "shared.log"
+        self.data_dir = base / "shared-data"
+        self.proc = subprocess.Popen(
+            [str(bin), "serve", "--listen", str(self.socket), "--data-dir", str(self.data_dir),
+             "--idle-timeout", str(idle_timeout), *args],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(self.log, "wb"),
+            env=isolated_env(base), cwd=str(base),
+        )
+        wait_for(lambda: connectable(self.socket) or self.proc.poll() is not None, "the socket")
+        assert self.proc.poll() is None, self.log.read_text()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def shared(catalogd_bin, tmp_path):
+    daemon = SharedDaemon(catalogd_bin, tmp_path)
+    yield daemon
+    daemon.stop()
+
+
+def session(spawn, shared: SharedDaemon, framing: str = "lsp"):
+    """A client's view: a forwarder that the test talks to over its stdio."""
+    return spawn("--remote", str(shared.socket), data_dir=False, framing=framing)
+
+
+def test_each_connection_is_a_session_of_its_own(spawn, shared):
+    a = session(spawn, shared)
+    b = session(spawn, shared, framing="ndjson")
+    assert a.initialize({"clientInfo": {"name": "a"}, "locale": "ko"})["clientId"]
+    b.initialize({"clientInfo": {"name": "b"}})
+    # Each session has its own lifecycle and language.
+    korean = assert_error(a.call("nope/nothing"), -32601)
+    assert not korean["message"].startswith("There is no method"), korean
+    english = assert_error(b.call("nope/nothing"), -32601)
+    assert english["message"].startswith("There is no method")
+    a.echo_ok()
+    b.echo_ok()
+
+
+def test_a_change_in_one_session_reaches_the_others_at_once(spawn, shared):
+    a = session(spawn, shared)
+    b = session(spawn, shared)
+    a.initialize()
+    b.initialize()
+    feed = b.result("feeds/open", {"source": "products", "query": {"sort": "newest"}})["feedId"]
+    assert b.result("feeds/loadMore", {"feedId": feed})["end"] == 20
+    made = a.result("products/create", {"nameKo": "공유 데몬", "price": 1000})
+    _, seen = b.read_until(
+        lambda m: m.get("method") == "feeds/itemsChanged" and m["params"]["feedId"] == feed)
+    listed = [m for m in seen if m.get("method") == "products/listUpdated"]
+    assert listed and listed[0]["params"] == {"reason": "created", "id": made["id"]}
+    got = b.result("products/get", {"id": made["id"]})
+    assert got["nameKo"] == "공유 데몬"
+
+
+def test_feeds_cancels_and_shutdown_of_one_session_leave_the_others_alone(spawn, shared):
+    a = session(spawn, shared)
+    b = session(spawn, shared)
+    a.initialize()
+    b.initialize()
+    feed = a.result("feeds/open", {"source": "quotes"})["feedId"]
+    # Another session's feed id means nothing here.
+    assert_error(b.call("feeds/items", {"feedId": feed, "start": 0, "end": 1}), -32001)
+    slow = a.request("daemon/sleep", {"ms": 10_000})
+    a.notify("$/cancelRequest", {"id": slow})
+    assert_error(a.read_until_response(slow)[0], -32800)
+    b.echo_ok()
+    assert_result(a.call("shutdown"), a._next_id - 1)
+    a.notify("exit")
+    assert a.wait() == 0
+    b.echo_ok()
+    assert b.result("feeds/open", {"source": "quotes"})["feedId"]
+
+
+def test_the_daemon_exits_after_its_idle_timeout(catalogd_bin, tmp_path, spawn):
+    shared = SharedDaemon(catalogd_bin, tmp_path, idle_timeout=1)
+    try:
+        a = session(spawn, shared)
+        a.initialize()
+        a.echo_ok()
+        # A session keeps it alive past the timeout.
+        time.sleep(1.5)
+        assert shared.proc.poll() is None
+        assert a.close() == 0
+        wait_for(lambda: shared.proc.poll() is not None, "the idle exit")
+        assert shared.proc.returncode == 0
+        assert not shared.socket.exists()
+    finally:
+        shared.stop()
+
+
+def test_a_stale_socket_is_replaced_and_a_live_one_refused(catalogd_bin, tmp_path, spawn):
+    stale = tmp_path / "run" / "catalogd.sock"
+    stale.parent.mkdir(mode=0o700)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(str(stale))
+    s.close()  # a killed daemon leaves its socket file behind
+    shared = SharedDaemon(catalogd_bin, tmp_path)
+    try:
+        a = session(spawn, shared)
+        a.initialize()
+        a.echo_ok()
+        second = subprocess.run(
+            [str(catalogd_bin), "serve", "--listen", str(shared.socket)],
+            env=isolated_env(tmp_path), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=DEADLINE)
+        assert second.returncode != 0
+        assert str(shared.socket) in second.stderr
+        a.echo_ok()
+    finally:
+        shared.stop()
+
+
+@pytest.fixture
+def open_folder():
+    """A folder another user can enter (the test's own tmp_path is not)."""
+    folder = Path(tempfile.mkdtemp(prefix="catalogd-e2e-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="connecting as another user needs root")
+def test_another_user_is_refused(catalogd_bin, tmp_path, open_folder):
+    shared = SharedDaemon(catalogd_bin, tmp_path, run=open_folder / "run")
+    try:
+        # Open the door on purpose: the socket's folder and mode would keep
+        # another user out before the daemon even sees them.
+        os.chmod(shared.socket.parent, 0o755)
+        os.chmod(shared.socket, 0o666)
+        probe = (
+            "import os, socket, sys\n"
+            "os.setgid(65534); os.setuid(65534)\n"
+            "s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(20)\n"
+            "try:\n"
+            "    s.sendall(b'{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\\n')\n"
+            "    print(repr(s.recv(65536)))\n"
+            "except (BrokenPipeError, ConnectionResetError):\n"
+            "    print('closed')\n"
+        )
+        out = subprocess.run([sys.executable, "-c", probe, str(shared.socket)], capture_output=True, text=True,
+                             timeout=DEADLINE)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() in ("b''", "closed"), out.stdout  # closed without a word
+        wait_for(lambda: "refused a connection from another user" in shared.log.read_text(), "the log line")
+        assert "uid 65534" in shared.log.read_text()
+    finally:
+        shared.stop()
+
+
+def test_a_killed_daemon_fails_the_pending_requests_as_retryable(spawn, shared):
+    a = session(spawn, shared)
+    a.initialize()
+    slow = a.request("daemon/sleep", {"ms": 20_000})
+    a.echo_ok()  # answered after the sleep started: the sleep is pending in the daemon
+    shared.proc.send_signal(signal.SIGKILL)
+    error = assert_error(a.read_until_response(slow)[0], -32020)
+    assert error["data"]["retryable"] is True
+    assert a.wait() == 1
+    assert "shared" in a.stderr_text()
+
+
+def serve_processes(socket_path: Path) -> list[int]:
+    """The pids of `catalogd serve --listen SOCKET` processes."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"serve" in argv and str(socket_path).encode() in argv:
+            pids.append(int(entry.name))
+    return pids
+
+
+def test_eight_forwarders_started_at_once_share_one_daemon_that_leaves_when_idle(spawn, tmp_path):
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    env = {"XDG_RUNTIME_DIR": str(runtime)}
+    data = tmp_path / "auto-data"
+    clients = [spawn("--remote=auto", "--idle-timeout", "1", data_dir=data, env=env) for _ in range(8)]
+    for client in clients:
+        client.initialize()
+    (socket_path,) = list((runtime / "catalogd").glob("*.sock"))
+    pids = serve_processes(socket_path)
+    assert len(pids) == 1, pids
+    # One daemon, so one change reaches every session in process.
+    made = clients[0].result("products/create", {"nameKo": "여덟", "price": 8})
+    for client in clients[1:]:
+        note, _ = client.read_until(lambda m: m.get("method") == "products/listUpdated")
+        assert note.obj["params"]["id"] == made["id"]
+    for client in clients:
+        assert client.close() == 0
+    wait_for(lambda: not serve_processes(socket_path), "the idle exit")
+    assert not socket_path.exists()
+    # The next client starts a new one on the same data.
+    again = spawn("--remote=auto", data_dir=data, env=env)
+    again.initialize()
+    assert again.result("products/get", {"id": made["id"]})["nameKo"] == "여덟"
+    assert again.close() == 0
+
+
+def test_different_configurations_never_share(spawn, tmp_path):
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    env = {"XDG_RUNTIME_DIR": str(runtime)}
+    a = spawn("--remote=auto", "--idle-timeout", "1", data_dir=tmp_path / "one", env=env)
+    b = spawn("--remote=auto", "--idle-timeout", "1", data_dir=tmp_path / "two", env=env)
+    a.initialize()
+    b.initialize()
+    assert a.result("daemon/status")["dataDir"] != b.result("daemon/status")["dataDir"]
+    assert len(list((runtime / "catalogd").glob("*.sock"))) == 2
+    assert a.close() == 0
+    assert b.close() == 0
+
+
+def test_remote_sessions_lists_the_clients_and_call_goes_through_the_shared_daemon(catalogd_bin, tmp_path, spawn,
+                                                                                 shared):
+    a = session(spawn, shared)
+    a.initialize({"clientInfo": {"name": "editor"}})
+    slow = a.request("daemon/sleep", {"ms": 10_000})
+    remote = ["--remote", str(shared.socket)]
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(catalogd_bin), *args], env=isolated_env(tmp_path), stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=DEADLINE)
+
+    listed = run("remote", "sessions", *remote)
+    assert listed.returncode == 0, listed.stderr
+    header, *rows = listed.stdout.splitlines()
+    assert header.split() == ["SESSION", "CLIENT", "PID", "UPTIME", "REQUESTS", "IN", "FLIGHT"]
+    editor = next(row.split() for row in rows if "editor" in row)
+    assert editor[2] == str(a.pid)  # the forwarder is the session's peer
+    assert editor[-1] == "1"  # the sleep in flight
+    assert any("(this)" in row and "catalogd remote sessions" in row for row in rows)
+
+    made = run("call", "products/create", '{"nameKo": "원격", "price": 5}', *remote)
+    assert made.returncode == 0, made.stderr
+    note, _ = a.read_until(lambda m: m.get("method") == "products/listUpdated")
+    assert note.obj["params"]["reason"] == "created"
+    a.notify("$/cancelRequest", {"id": slow})
+    assert_error(a.read_until_response(slow)[0], -32800)
+
+    none = run("remote", "sessions", "--remote", str(tmp_path / "nobody.sock"))
+    assert none.returncode == 1 and "no shared catalogd runs" in none.stderr
+
+
+def test_daemon_sessions_in_a_stdio_daemon_is_the_caller_alone(spawn):
+    solo = spawn()
+    solo.initialize({"clientInfo": {"name": "solo"}})
+    (only,) = solo.result("daemon/sessions")["sessions"]
+    assert only["clientName"] == "solo" and only["current"] is True and only["pid"] is None
