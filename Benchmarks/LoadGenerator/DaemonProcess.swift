@@ -65,14 +65,19 @@ final class DaemonProcess {
   /// The child's resident set size now (`VmRSS` in /proc), in KiB.
   func residentKilobytes() throws -> Int { try statusKilobytes("VmRSS") }
 
-  /// A "kB" line of `/proc/PID/status`, such as `VmHWM`.
-  private func statusKilobytes(_ name: String) throws -> Int {
-    let fd = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw BenchError.system(call: "open /proc/\(pid)/status", errno: errno) }
+  /// The child's proportional set size now (`Pss` in /proc, in KiB): its resident pages, each
+  /// page shared with other processes (a library, the binary) counted as its share.
+  func proportionalKilobytes() throws -> Int { try statusKilobytes("Pss", file: "smaps_rollup") }
+
+  /// A "kB" line of `/proc/PID/status` (or another such file), such as `VmHWM`.
+  private func statusKilobytes(_ name: String, file: String = "status") throws -> Int {
+    let path = "/proc/\(pid)/\(file)"
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw BenchError.system(call: "open \(path)", errno: errno) }
     defer { close(fd) }
     var status = [UInt8](repeating: 0, count: 8192)
     let count = read(fd, &status, status.count)
-    guard count > 0 else { throw BenchError.system(call: "read /proc/\(pid)/status", errno: errno) }
+    guard count > 0 else { throw BenchError.system(call: "read \(path)", errno: errno) }
     let text = String(decoding: status[0..<count], as: UTF8.self)
     // The line reads "VmHWM:\t   12345 kB".
     guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),

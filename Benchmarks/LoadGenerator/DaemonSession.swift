@@ -14,10 +14,15 @@ final class DaemonSession {
   private let timeoutSeconds: Int
   private let dataDirectory: TempDirectory
 
-  init(binary: String, framing: Framing, watchdog: Watchdog, timeoutSeconds: Int) throws {
+  /// `arguments` follow the daemon's own (a forwarder's `--remote SOCKET`).
+  init(
+    binary: String, framing: Framing, watchdog: Watchdog, timeoutSeconds: Int,
+    arguments: [String] = []
+  ) throws {
     dataDirectory = try TempDirectory()
     process = try DaemonProcess(
-      executable: binary, arguments: ["--data-dir", dataDirectory.path, "--log-level", "error"])
+      executable: binary,
+      arguments: ["--data-dir", dataDirectory.path, "--log-level", "error"] + arguments)
     watchdog.watch(process.pid, seconds: timeoutSeconds)
     reader = ReplyReader(fd: process.output, framing: framing)
     self.framing = framing

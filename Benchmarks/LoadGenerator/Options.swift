@@ -9,6 +9,7 @@ struct Options {
            catalogd-bench --products N [--postgres] [--json]
            catalogd-bench --feeds [--photo-files N] [--feed-products N] [--open-feeds N] [--json]
            catalogd-bench --places N [--json]
+           catalogd-bench --shared [--places N] [--requests N] [--pingpong N] [--json]
            catalogd-bench --live-feeds [--feed-products N] [--open-feeds N] [--photo-files N]
                           [--postgres] [--json]
 
@@ -36,6 +37,9 @@ struct Options {
                          file added to the --photo-files folder reaching 10 photos feeds
       --places N         only the places figures, on N places (seeded once into
                          .build/bench-data/places-N with `catalogd import places FILE`)
+      --shared           only the shared daemon's figures: 8 clients through forwarders
+                         searching --places N (default 1000000) places, beside a daemon of
+                         a client's own; what a forwarder adds to echo; call --remote=auto
     """
 
   var binary = getenv("CATALOGD_BIN").map { String(cString: $0) } ?? ".build/release/catalogd"
@@ -54,6 +58,7 @@ struct Options {
   var feedProducts = 100_000
   var openFeeds = 1_000
   var places = 0
+  var shared = false
   var help = false
 
   init(_ arguments: some Sequence<String>) throws {
@@ -90,6 +95,7 @@ struct Options {
       case "--feed-products": feedProducts = max(1, try count())
       case "--open-feeds": openFeeds = max(1, try count())
       case "--places": places = try count()
+      case "--shared": shared = true
       case "-h", "--help": help = true
       case "--framing":
         let text = try value()
@@ -103,6 +109,7 @@ struct Options {
     if postgres && products == 0 && !liveFeeds {
       throw BenchError.usage("--postgres needs --products N or --live-feeds")
     }
+    if shared && places == 0 { places = 1_000_000 }
     if requests > 1_000_000_000 { throw BenchError.usage("--requests is at most 1000000000") }
   }
 }

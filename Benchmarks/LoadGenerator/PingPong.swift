@@ -8,13 +8,15 @@ struct PingPong {
   /// Round-trip times in nanoseconds.
   let latencies: Percentiles
 
-  init(binary: String, framing: Framing, roundTrips: Int, watchdog: Watchdog, timeoutSeconds: Int)
-    throws
-  {
+  init(
+    binary: String, framing: Framing, roundTrips: Int, watchdog: Watchdog, timeoutSeconds: Int,
+    arguments: [String] = []
+  ) throws {
     let ids = 1...(Self.warmUpRoundTrips + roundTrips)
     let requests = Request.echoes(ids, framing: framing)
     let session = try DaemonSession(
-      binary: binary, framing: framing, watchdog: watchdog, timeoutSeconds: timeoutSeconds)
+      binary: binary, framing: framing, watchdog: watchdog, timeoutSeconds: timeoutSeconds,
+      arguments: arguments)
     var tally = ReplyTally(ids: ids)
     var samples = [UInt64](repeating: 0, count: roundTrips)
     try session.guarded {

@@ -11,12 +11,14 @@ struct Throughput {
   let peakResidentKilobytes: Int
 
   /// Echoes `requests` times; the clock runs from the first byte written to the last reply read.
-  init(binary: String, framing: Framing, requests: Int, watchdog: Watchdog, timeoutSeconds: Int)
-    throws
-  {
+  init(
+    binary: String, framing: Framing, requests: Int, watchdog: Watchdog, timeoutSeconds: Int,
+    arguments: [String] = []
+  ) throws {
     let requestBytes = Request.echoes(1...requests, framing: framing).bytes
     let session = try DaemonSession(
-      binary: binary, framing: framing, watchdog: watchdog, timeoutSeconds: timeoutSeconds)
+      binary: binary, framing: framing, watchdog: watchdog, timeoutSeconds: timeoutSeconds,
+      arguments: arguments)
     let input = session.process.input
     let (processorAtStart, wallAtStart) = (processorNanoseconds(), monotonicNanoseconds())
     let writer = try NativeThread { () -> Result<UInt64, BenchError> in

@@ -26,6 +26,7 @@ import os
 import queue
 import re
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -73,6 +74,16 @@ def binary_path() -> Path:
         path = Path(env)
         return path if path.is_absolute() else REPO_ROOT / path
     return REPO_ROOT / ".build" / "debug" / "catalogd"
+
+
+def accepts_connections(socket_path: Path) -> bool:
+    """Whether a daemon listens on the Unix socket (its file exists a moment before it does)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        try:
+            s.connect(str(socket_path))
+            return True
+        except OSError:
+            return False
 
 
 def isolated_env(home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from catalogd_e2e import (  # noqa: E402
     ABSENT,
     Daemon,
+    accepts_connections,
     binary_path,
     isolated_env,
     kill_all_live_daemons,
@@ -134,7 +135,7 @@ class Spawner:
                                     env=self.env(env), cwd=str(self.base))
         self.shared.append(proc)
         deadline = time.monotonic() + 30
-        while not socket_path.exists():
+        while not accepts_connections(socket_path):
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError(f"the shared daemon did not listen: {(self.base / f'shared-{n}.log').read_text()}")
             time.sleep(0.01)

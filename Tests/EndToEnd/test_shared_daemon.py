@@ -17,7 +17,7 @@ from typing import Callable
 
 import pytest
 
-from catalogd_e2e import assert_error, assert_result, isolated_env
+from catalogd_e2e import accepts_connections, assert_error, assert_result, isolated_env
 
 DEADLINE = 30.0
 
@@ -28,15 +28,6 @@ def wait_for(condition: Callable[[], bool], what: str, deadline: float = DEADLIN
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.02)
-
-
-def connectable(path: Path) -> bool:
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        try:
-            s.connect(str(path))
-            return True
-        except OSError:
-            return False
 
 
 class SharedDaemon:
@@ -53,7 +44,7 @@ class SharedDaemon:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(self.log, "wb"),
             env=isolated_env(base), cwd=str(base),
         )
-        wait_for(lambda: connectable(self.socket) or self.proc.poll() is not None, "the socket")
+        wait_for(lambda: accepts_connections(self.socket) or self.proc.poll() is not None, "the socket")
         assert self.proc.poll() is None, self.log.read_text()
 
     def stop(self) -> None:
@@ -302,3 +293,23 @@ def test_daemon_sessions_in_a_stdio_daemon_is_the_caller_alone(spawn):
     solo.initialize({"clientInfo": {"name": "solo"}})
     (only,) = solo.result("daemon/sessions")["sessions"]
     assert only["clientName"] == "solo" and only["current"] is True and only["pid"] is None
+
+
+def test_a_session_that_stops_reading_never_blocks_another(spawn, shared):
+    stuck = session(spawn, shared)
+    busy = session(spawn, shared)
+    stuck.initialize()
+    busy.initialize()
+    feed = stuck.result("feeds/open", {"source": "products"})["feedId"]
+    stuck.result("feeds/loadMore", {"feedId": feed})
+    stuck.pause_reading()
+    # Each create reaches the stuck session's notifications and feed too.
+    # About 1 MB of them: far more than the pipe and the socket between it and the daemon hold.
+    for number in range(600):
+        busy.result("products/create", {"nameKo": f"밀린 알림 {number} " + "가" * 180, "price": number})
+    busy.echo_ok()
+    stuck.resume_reading()
+    # Nothing was lost meanwhile: every change reaches the session that was stuck.
+    for _ in range(600):
+        stuck.read_until(lambda m: m.get("method") == "products/listUpdated", timeout=60)
+    assert stuck.result("daemon/echo", {"still": "here"}) == {"still": "here"}

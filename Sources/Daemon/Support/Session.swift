@@ -79,8 +79,6 @@ final class SessionRegistry: Sendable {
   private struct State {
     var sessions: [Session] = []
     var nextNumber = 1
-    /// Counts additions and removals, so an idle timer can tell it went stale.
-    var generation = 0
   }
 
   /// Makes a session and adds it.
@@ -93,23 +91,16 @@ final class SessionRegistry: Sendable {
         peerProcess: peerProcess)
       $0.nextNumber += 1
       $0.sessions.append(session)
-      $0.generation += 1
       return session
     }
   }
 
-  /// Removes a session; returns how many remain and the registry's generation after it.
-  @discardableResult
-  func close(_ session: Session) -> (remaining: Int, generation: Int) {
-    state.withLock {
-      $0.sessions.removeAll { $0 === session }
-      $0.generation += 1
-      return ($0.sessions.count, $0.generation)
-    }
+  /// Removes a session: the daemon's notifications stop reaching it.
+  func close(_ session: Session) {
+    state.withLock { $0.sessions.removeAll { $0 === session } }
   }
 
   var all: [Session] { state.withLock { $0.sessions } }
   /// The sessions past `initialize`: those that take notifications.
   var initialized: [Session] { all.filter(\.initialized) }
-  var generation: Int { state.withLock { $0.generation } }
 }
