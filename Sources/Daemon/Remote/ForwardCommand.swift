@@ -25,6 +25,7 @@ enum ForwardCommand {
     let protocolFD = takeProtocolStdout()
     let tracer = Tracer.of(configuration)
 
+    ResidentCode.release()
     let forwarder = Forwarder(
       clientInput: 0, clientOutput: protocolFD, socket: connection.fd,
       framing: configuration.framing, maxMessageBytes: configuration.maxMessageBytes,
