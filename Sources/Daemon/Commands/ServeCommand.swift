@@ -26,8 +26,7 @@ enum ServeCommand {
     startThread { outbox.runWriter() }
 
     let daemon = DaemonContext(
-      configuration: configuration, services: ServiceHub(configuration: configuration),
-      queuedOutputBytes: { outbox.queuedBytes })
+      configuration: configuration, services: ServiceHub(configuration: configuration))
     let connection = Connection(
       sink: outbox, daemon: daemon, methods: MethodRegistry.all,
       onExit: { status in

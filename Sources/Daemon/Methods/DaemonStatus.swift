@@ -57,7 +57,7 @@ enum DaemonStatus {
       "requests": daemon.statistics.json,
       "inFlight": JSON(daemon.statistics.inFlight.load(ordering: .relaxed)),
       "timings": daemon.timings.json(buckets: params[histograms]),
-      "queuedOutputBytes": JSON(daemon.queuedOutputBytes()),
+      "queuedOutputBytes": JSON(context.session.queuedOutputBytes),
       "backends": daemon.services.backends,
       "dataDir": JSON(daemon.configuration.dataDirectory),
       "clientId": JSON(context.session.clientIdentity.current),

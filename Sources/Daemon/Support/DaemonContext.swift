@@ -12,16 +12,10 @@ final class DaemonContext: Sendable {
   let defaultLocale = MessageLocale.fromEnvironment(ProcessInfo.processInfo.environment)
   /// When the daemon started (monotonic seconds).
   let startedAt = monotonicSeconds()
-  /// Bytes waiting for the client, for `daemon/status`; 0 without an outbox.
-  let queuedOutputBytes: @Sendable () -> Int
 
-  init(
-    configuration: Configuration, services: ServiceHub,
-    queuedOutputBytes: @escaping @Sendable () -> Int = { 0 }
-  ) {
+  init(configuration: Configuration, services: ServiceHub) {
     self.configuration = configuration
     self.services = services
-    self.queuedOutputBytes = queuedOutputBytes
   }
 
   /// What `initialize` learned of the client, and its reply.

@@ -62,6 +62,9 @@ final class Session: Sendable {
     sink.send(body)
   }
 
+  /// Bytes waiting for this session's client.
+  var queuedOutputBytes: Int { sink.queuedBytes }
+
   /// Sends a run of written notifications in one write.
   func notifyAll(_ run: MessageRun) {
     sink.send(all: run)

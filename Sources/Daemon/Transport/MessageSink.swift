@@ -9,10 +9,14 @@ protocol MessageSink: Sendable {
   /// Queues a run of message bodies together, in order, and wakes the writer
   /// once: a burst (a change reaching many feeds) costs one write, not one each.
   func send(all run: MessageRun)
+  /// Bytes waiting to be written, for `daemon/status`.
+  var queuedBytes: Int { get }
 }
 
 extension MessageSink {
   func send(_ body: [UInt8]) { send(body, wake: true) }
+
+  var queuedBytes: Int { 0 }
 
   func send(all run: MessageRun) {
     for body in run.bodies { send(Array(body), wake: true) }
