@@ -8,7 +8,7 @@ import os
 import struct
 import threading
 import zlib
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 import pytest
 
@@ -45,8 +45,9 @@ def test_a_fresh_data_dir_has_several_pages_of_samples(daemon):
     paths = [urlparse(p["url"]).path for p in photos]
     assert paths == sorted(paths, key=lambda p: p.encode()), "ordered by relative path"
     for photo in photos:
-        assert set(photo) == {"id", "author", "width", "height", "url", "source"}
+        assert set(photo) == {"id", "author", "width", "height", "url", "source", "bytes", "pageUrl"}
         assert photo["source"] == "folder" and photo["url"].startswith("file://")
+        assert photo["bytes"] == os.path.getsize(unquote(urlparse(photo["url"]).path)) and photo["pageUrl"] is None
         assert photo["width"] > 0 and photo["height"] > 0
     assert {os.path.splitext(p)[1] for p in paths} == {".png", ".gif", ".jpg", ".webp"}
     past_the_end = daemon.result("photos/list", {"page": 5})
@@ -154,7 +155,9 @@ def test_remote_photos_page_and_cache_their_images(spawn, picsum):
     first = d.result("photos/list", {"limit": 3})
     assert [p["id"] for p in first["items"]] == ["0", "1", "2"] and first["nextPage"] == 2
     assert first["items"][1] == {"id": "1", "author": "Author 1", "width": 401, "height": 300,
-                                 "url": first["items"][1]["url"], "source": "picsum"}
+                                 "url": first["items"][1]["url"], "source": "picsum", "bytes": None,
+                                 "pageUrl": "https://unsplash.com/photos/1"}
+    assert first["items"][1]["url"].endswith("/download/1")
     last = d.result("photos/list", {"page": 3, "limit": 3})
     assert [p["id"] for p in last["items"]] == ["6"] and last["nextPage"] is None
     image = d.result("photos/image", {"id": "2"})

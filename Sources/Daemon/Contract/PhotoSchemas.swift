@@ -15,6 +15,12 @@ enum PhotoSchemas {
         "url", .string, required: true,
         "file:// for folder photos, the download URL for picsum"),
       Member("source", .choice(["folder", "picsum"]), required: true),
+      Member(
+        "bytes", .nullable(.integer), required: true,
+        "the image file's size; null for picsum (known once photos/image downloaded it)"),
+      Member(
+        "pageUrl", .nullable(.string), required: true,
+        "picsum: the photo's page (the upstream's url); null for folder photos"),
     ]))
 
   static let photoPage = SchemaComponent(

@@ -169,7 +169,8 @@ public final class FolderPhotoBackend: PhotoBackend {
   static func photo(_ photo: IndexedPhoto, folder: String) -> Photo {
     Photo(
       id: photo.id, author: photo.author, width: photo.width, height: photo.height,
-      url: Self.fileURL(folder + "/" + photo.relativePath), source: .folder)
+      url: Self.fileURL(folder + "/" + photo.relativePath), source: .folder,
+      bytes: Int(photo.size))
   }
 
   /// `file://` and the absolute path, each byte but the unreserved characters

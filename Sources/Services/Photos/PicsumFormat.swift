@@ -43,9 +43,18 @@ enum PicsumFormat {
     let author = json["author"]?.stringValue.flatMap {
       MetadataText.decode(Array($0.utf8), latin1: false)
     }
+    // Picsum's `url` is the photo's page when `download_url` is the image.
+    let page = json["download_url"] == nil ? nil : json["url"]?.stringValue.flatMap(httpURL)
     return Item(
       photo: Photo(
-        id: id, author: author, width: width, height: height, url: download, source: .picsum),
+        id: id, author: author, width: width, height: height, url: download, source: .picsum,
+        pageURL: page),
       downloadURL: download)
   }
+}
+
+/// `text` when it is an http(s) URL.
+private func httpURL(_ text: String) -> String? {
+  let lowered = text.lowercased()
+  return lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? text : nil
 }

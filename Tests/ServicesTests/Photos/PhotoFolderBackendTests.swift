@@ -82,12 +82,13 @@ final class PhotoFolderBackendTests: XCTestCase {
 
   func testTheWireShapeOfAPhotoAndAPage() async throws {
     let photo = Photo(
-      id: "abc", author: nil, width: 3, height: 4, url: "file:///x.png", source: .folder)
+      id: "abc", author: nil, width: 3, height: 4, url: "file:///x.png", source: .folder,
+      bytes: 1234)
     XCTAssertEqual(
       String(
         decoding: PhotoPage(items: [photo], page: 1, nextPage: nil).json.serialized(), as: UTF8.self
       ),
-      #"{"items":[{"id":"abc","author":null,"width":3,"height":4,"url":"file:///x.png","source":"folder"}],"page":1,"nextPage":null}"#
+      #"{"items":[{"id":"abc","author":null,"width":3,"height":4,"url":"file:///x.png","source":"folder","bytes":1234,"pageUrl":null}],"page":1,"nextPage":null}"#
     )
     let image = PhotoImage(path: "/x.png", contentType: "image/png", bytes: 10, cached: true)
     XCTAssertEqual(

@@ -43,7 +43,8 @@ final class PhotoPicsumBackendTests: XCTestCase {
       page.items.first,
       Photo(
         id: "0", author: "Alejandro Escamilla", width: 5000, height: 3333,
-        url: server.baseURL + "/id/0/5000/3333", source: .picsum))
+        url: server.baseURL + "/id/0/5000/3333", source: .picsum,
+        pageURL: "https://unsplash.com/photos/0"))
     XCTAssertEqual(server.requests.first?.target, "/v2/list?page=3&limit=2")
     XCTAssertEqual(server.requests.first?.headers["accept"], "application/json")
     let last = try await backend.list(page: 4, limit: 3)

@@ -70,6 +70,10 @@ export interface Photo {
   /** file:// for folder photos, the download URL for picsum */
   url: string;
   source: "folder" | "picsum";
+  /** the image file's size; null for picsum (known once photos/image downloaded it) */
+  bytes: number | null;
+  /** picsum: the photo's page (the upstream's url); null for folder photos */
+  pageUrl: string | null;
 }
 
 export interface PhotoImage {

@@ -646,6 +646,10 @@ class Photo:
     """file:// for folder photos, the download URL for picsum (`url`)"""
     source: Literal["folder", "picsum"]
     """(`source`)"""
+    bytes: Optional[int]
+    """the image file's size; null for picsum (known once photos/image downloaded it) (`bytes`)"""
+    page_url: Optional[str]
+    """picsum: the photo's page (the upstream's url); null for folder photos (`pageUrl`)"""
 
     @classmethod
     def from_json(cls, obj: Any) -> Photo:
@@ -658,6 +662,8 @@ class Photo:
             height=_w.required(obj, "height", "Photo"),
             url=_w.required(obj, "url", "Photo"),
             source=_w.required(obj, "source", "Photo"),
+            bytes=_w.required(obj, "bytes", "Photo"),
+            page_url=_w.required(obj, "pageUrl", "Photo"),
         )
 
     def to_json(self) -> Dict[str, Any]:
@@ -669,6 +675,8 @@ class Photo:
         out["height"] = _w.to_json(self.height)
         out["url"] = _w.to_json(self.url)
         out["source"] = _w.to_json(self.source)
+        out["bytes"] = _w.to_json(self.bytes)
+        out["pageUrl"] = _w.to_json(self.page_url)
         return out
 
 
