@@ -45,7 +45,7 @@ func parseArguments(_ arguments: ArraySlice<String>) throws(ConfigurationError) 
 }
 
 func fail(_ message: String) -> Never {
-  Array("catalogd: \(message)\n".utf8).withUnsafeBytes { _ = writeAll(2, $0) }
+  printLine("catalogd: \(message)")
   exit(2)
 }
 

@@ -15,7 +15,7 @@ enum CallCommand {
       do {
         params = try JSONParser.parse(paramsText)
       } catch {
-        printError("PARAMS_JSON is not valid JSON: \(error)")
+        printLine("PARAMS_JSON is not valid JSON: \(error)")
         return 2
       }
     }
@@ -39,17 +39,10 @@ enum CallCommand {
     ] {
       message.serialized().withUnsafeBufferPointer { connection.receive($0) }
     }
-    for reply in sink.waitForReplies(ids: [0, 1]) {
-      if let error = reply["error"] {
-        printError(String(decoding: error.serialized(), as: UTF8.self))
-        return 1
-      }
-      if reply["id"] == 1 {
-        let text = String(decoding: (reply["result"] ?? .null).serialized(), as: UTF8.self) + "\n"
-        Array(text.utf8).withUnsafeBytes { _ = writeAll(1, $0) }
-      }
-    }
-    return 0
+    let replies = sink.waitForReplies(ids: [0, 1])
+    // A failed initialize is the answer too.
+    return printOutcome(
+      replies.first { $0["error"] != nil } ?? replies.first { $0["id"] == 1 } ?? .null)
   }
 
   /// The same request, in a session of the shared daemon `target` names.
@@ -64,19 +57,19 @@ enum CallCommand {
       reply = try RemoteExchange.request(
         method, params: params, clientName: "catalogd call", over: connection)
     } catch {
-      printError("catalogd: \(error)")
+      printLine("catalogd: \(error)")
       return 1
     }
-    if let error = reply["error"] {
-      printError(String(decoding: error.serialized(), as: UTF8.self))
-      return 1
-    }
-    let text = String(decoding: (reply["result"] ?? .null).serialized(), as: UTF8.self) + "\n"
-    Array(text.utf8).withUnsafeBytes { _ = writeAll(1, $0) }
-    return 0
+    return printOutcome(reply)
   }
 
-  private static func printError(_ text: String) {
-    Array((text + "\n").utf8).withUnsafeBytes { _ = writeAll(2, $0) }
+  /// A reply's result as JSON on stdout (0), or its error object on stderr (1).
+  private static func printOutcome(_ reply: JSON) -> Int32 {
+    if let error = reply["error"] {
+      printLine(String(decoding: error.serialized(), as: UTF8.self))
+      return 1
+    }
+    printLine(String(decoding: (reply["result"] ?? .null).serialized(), as: UTF8.self), to: 1)
+    return 0
   }
 }

@@ -27,14 +27,14 @@ enum RemoteSessionsCommand {
       reply = try RemoteExchange.request(
         "daemon/sessions", params: nil, clientName: "catalogd remote sessions", over: connection)
     } catch .notListening(let path) {
-      say("no shared catalogd runs at \(path)")
+      printLine("no shared catalogd runs at \(path)")
       return 1
     } catch {
-      say("catalogd: \(error)")
+      printLine("catalogd: \(error)")
       return 1
     }
     guard case .array(let sessions)? = reply["result"]?["sessions"] else {
-      say(
+      printLine(
         "catalogd: the shared daemon answered \(String(decoding: reply.serialized(), as: UTF8.self))"
       )
       return 1
@@ -67,9 +67,6 @@ enum RemoteSessionsCommand {
     return "\(whole / 3600)h\((whole % 3600) / 60)m"
   }
 
-  private static func say(_ text: String) {
-    Array((text + "\n").utf8).withUnsafeBytes { _ = writeAll(2, $0) }
-  }
 }
 
 extension String {

@@ -14,10 +14,8 @@ enum ServeCommand {
   static func run(_ configuration: Configuration) -> Never {
     let protocolFD = takeProtocolStdout()
     let tracer = Tracer.of(configuration)
-    let initialFraming: Framing =
-      if case .fixed(let framing) = configuration.framing { framing } else { .ndjson }
     let outbox = Outbox(
-      fd: protocolFD, framing: initialFraming,
+      fd: protocolFD, framing: configuration.initialFraming,
       maxQueuedBytes: configuration.maxQueuedOutputBytes, tracer: tracer,
       onBrokenPipe: {
         Log.info("the client closed its end of stdout; exiting")
@@ -45,12 +43,7 @@ enum ServeCommand {
     .run()
 
     // End of input is a normal end: let running requests answer, then exit 0.
-    if !connection.waitUntilIdle(timeout: endOfInputGrace) {
-      Log.warn("requests still running after end of input; cancelling them")
-      connection.cancelAll()
-    }
-    // The session is over: its feeds close and their fetches stop.
-    runBlocking { await connection.end() }
+    connection.endAfterInput(grace: endOfInputGrace)
     outbox.close()
     outbox.drain(timeout: drainTimeout)
     Log.info("end of input; exiting")

@@ -53,10 +53,9 @@ enum SharedDaemonCommand {
   /// `exit`, or a client that went away), then closes the socket.
   private static func serve(_ fd: Int32, peerProcess: Int32, daemon: DaemonContext) {
     let configuration = daemon.configuration
-    let initialFraming: Framing =
-      if case .fixed(let framing) = configuration.framing { framing } else { .ndjson }
     let outbox = Outbox(
-      fd: fd, framing: initialFraming, maxQueuedBytes: configuration.maxQueuedOutputBytes,
+      fd: fd, framing: configuration.initialFraming,
+      maxQueuedBytes: configuration.maxQueuedOutputBytes,
       tracer: nil,
       onBrokenPipe: {
         // The client went away: stop reading too, which ends the session.
@@ -80,11 +79,7 @@ enum SharedDaemonCommand {
       fd: fd, connection: connection, outbox: outbox, tracer: nil, configuration: configuration
     )
     .run()
-    if !connection.waitUntilIdle(timeout: ServeCommand.endOfInputGrace) {
-      Log.warn("requests still running after the session's end; cancelling them")
-      connection.cancelAll()
-    }
-    runBlocking { await connection.end() }
+    connection.endAfterInput(grace: ServeCommand.endOfInputGrace)
     outbox.close()
     outbox.drain(timeout: ServeCommand.drainTimeout)
     shutdown(fd, Int32(SHUT_RDWR))

@@ -111,12 +111,18 @@ final class Connection: @unchecked Sendable {
   /// The language of the session's error messages.
   var locale: MessageLocale { session.locale }
 
-  /// Ends the session: its feeds close (their fetches stop) and the daemon's
-  /// notifications stop reaching it. Call it once input has ended and the
-  /// requests are answered.
-  func end() async {
-    await session.feeds.closeAll()
-    daemon.services.sessions.close(session)
+  /// Ends the session once its input has ended: requests still running get
+  /// `grace` seconds to answer and are cancelled after it; then its feeds
+  /// close (their fetches stop) and the daemon's notifications stop reaching it.
+  func endAfterInput(grace: Double) {
+    if !waitUntilIdle(timeout: grace) {
+      Log.warn("requests still running after the end of input; cancelling them")
+      cancelAll()
+    }
+    runBlocking { [self] in
+      await session.feeds.closeAll()
+      daemon.services.sessions.close(session)
+    }
   }
 
   // MARK: - Incoming

@@ -17,7 +17,7 @@ enum ForwardCommand {
         configuration.remote ?? .auto, configuration: configuration, arguments: arguments,
         environment: environment)
     } catch {
-      say("catalogd: \(error)")
+      printLine("catalogd: \(error)")
       exit(1)
     }
     Log.debug("forwarding the session", ["socket": connection.socketPath])
@@ -43,14 +43,11 @@ enum ForwardCommand {
         : "\(failed) waiting request\(failed == 1 ? " was" : "s were") answered with -32020, "
           + "retryable"
       let log = connection.logPath.map { "; its log is \($0)" } ?? ""
-      say(
+      printLine(
         "catalogd: the shared daemon at \(connection.socketPath) closed the connection "
           + "(\(reason); \(answered))\(log)")
       exit(1)
     }
   }
 
-  private static func say(_ line: String) {
-    Array((line + "\n").utf8).withUnsafeBytes { _ = writeAll(2, $0) }
-  }
 }

@@ -34,6 +34,11 @@ struct Configuration: Sendable {
   /// How long a shared daemon with no session waits before it exits.
   var idleTimeoutSeconds = 60
 
+  /// The framing replies use until the client's first bytes tell (NDJSON unless fixed).
+  var initialFraming: Framing {
+    if case .fixed(let framing) = framing { framing } else { .ndjson }
+  }
+
   static func defaultDataDirectory() -> String {
     let environment = ProcessInfo.processInfo.environment
     if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty { return xdg + "/catalogd" }

@@ -44,3 +44,8 @@ func isWritable(_ fd: Int32) -> Bool {
   guard poll(&entry, 1, 0) == 1 else { return false }
   return entry.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0
 }
+
+/// Writes `text` and a newline to `fd` (1 or 2), whole, for the commands' messages.
+func printLine(_ text: String, to fd: Int32 = 2) {
+  Array((text + "\n").utf8).withUnsafeBytes { _ = writeAll(fd, $0) }
+}

@@ -282,23 +282,29 @@ class Client(ClientBase, ClientMethods):
         `request`. `submit` itself may be called from a handler."""
         timeout = self.timeout if timeout is None else check_timeout(timeout)
         future: "Future[Any]" = Future()
-        pending = _Pending(method, future)
-        wire_params = to_json(params)
-        with self._lock:
-            self._check_running(method)
-            id = self._take_id()
-            body = request_message(id, method, wire_params)  # raises on bad params before anything is sent
-            self._pending[id] = pending
-            if timeout is not None and self._deadlines is None:
-                self._deadlines = Deadlines(f"catalogd-{self.pid}-timeouts")
-            deadlines = self._deadlines
+        id, body = self._register(method, params, _Pending(method, future))
         if timeout is not None:
-            assert deadlines is not None
+            with self._lock:
+                if self._deadlines is None:
+                    self._deadlines = Deadlines(f"catalogd-{self.pid}-timeouts")
+                deadlines = self._deadlines
             cancel_deadline = deadlines.add(timeout, lambda: self._expire(id, future, method, timeout))
             future.add_done_callback(lambda _: cancel_deadline())
         future.add_done_callback(lambda f: self._abandon(id) if f.cancelled() else None)
         self._write_anywhere(body, method)
         return future
+
+    def _register(self, method: str, params: Any, pending: "_Pending") -> Tuple[int, bytes]:
+        """Takes an id for a request and records it as pending; returns the id
+        and the body to write. Bad params or a client that is not running raise
+        before anything is recorded."""
+        wire_params = to_json(params)
+        with self._lock:
+            self._check_running(method)
+            id = self._take_id()
+            body = request_message(id, method, wire_params)
+            self._pending[id] = pending
+        return id, body
 
     def _expire(self, id: int, future: "Future[Any]", method: str, timeout: float) -> None:
         """A submitted request ran past its timeout (on the deadline thread)."""
@@ -313,14 +319,9 @@ class Client(ClientBase, ClientMethods):
         timeout = self.timeout if timeout is None else check_timeout(timeout)
         self._check_not_reader(f"request({method!r})")
         pending = _Pending(method)
-        wire_params = to_json(params)
-        with self._lock:
-            self._check_running(method)
-            id = self._take_id()
-            body = request_message(id, method, wire_params)  # raises on bad params before anything is sent
-            self._pending[id] = pending
-            if on_reply is not None:
-                self._hook_reply(id, on_reply, takes_reply=False)
+        id, body = self._register(method, params, pending)
+        if on_reply is not None:  # before the request is written, so before its reply can come
+            self._hook_reply(id, on_reply, takes_reply=False)
         try:
             self._write(body, method)
             finished = pending.event.wait(timeout)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import signal
 from pathlib import Path
-from typing import Any, Dict, Generator, Iterator, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Generator, Iterator, List, Mapping, Optional, Union
 
 import pytest
 
@@ -103,58 +103,47 @@ def catalogd_data_dir(tmp_path: Path) -> Path:
     return tmp_path / "catalogd-data"
 
 
-def _configure(
-    cls: Any,
-    request: pytest.FixtureRequest,
-    binary: Optional[str],
-    args: List[str],
-    env: Dict[str, Optional[str]],
-    data_dir: Path,
-    options: Dict[str, Any],
-) -> Any:
-    marker = request.node.get_closest_marker("catalogd")
-    if marker is not None:
-        args = [*args, *(str(a) for a in marker.args)]
-        options = {**options, **marker.kwargs}
-    client = cls(binary, ["--data-dir", str(data_dir), *args], env, **options)
-    request.node.stash.setdefault(_CLIENTS, []).append(client)
-    return client
-
-
 @pytest.fixture
-def catalogd_client(
+def _catalogd_maker(
     request: pytest.FixtureRequest,
     catalogd_binary: Optional[str],
     catalogd_args: List[str],
     catalogd_env: Dict[str, Optional[str]],
     catalogd_data_dir: Path,
     catalogd_options: Dict[str, Any],
-) -> Iterator[Client]:
+) -> Callable[[Any], Any]:
+    """Makes a client of a class, configured by the fixtures above and the
+    test's `catalogd` marker, and remembers it for the failure report."""
+
+    def make(cls: Any) -> Any:
+        args, options = catalogd_args, catalogd_options
+        marker = request.node.get_closest_marker("catalogd")
+        if marker is not None:
+            args = [*args, *(str(a) for a in marker.args)]
+            options = {**options, **marker.kwargs}
+        client = cls(catalogd_binary, ["--data-dir", str(catalogd_data_dir), *args], catalogd_env, **options)
+        request.node.stash.setdefault(_CLIENTS, []).append(client)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def catalogd_client(_catalogd_maker: Callable[[Any], Any]) -> Iterator[Client]:
     """A started `Client` of a daemon of its own (fresh data dir, empty home),
     closed after the test."""
-    client: Client = _configure(
-        Client, request, catalogd_binary, catalogd_args, catalogd_env, catalogd_data_dir, catalogd_options
-    )
+    client: Client = _catalogd_maker(Client)
     with client:
         yield client
 
 
 @pytest.fixture
-def catalogd_async_client(
-    request: pytest.FixtureRequest,
-    catalogd_binary: Optional[str],
-    catalogd_args: List[str],
-    catalogd_env: Dict[str, Optional[str]],
-    catalogd_data_dir: Path,
-    catalogd_options: Dict[str, Any],
-) -> Iterator[AsyncClient]:
+def catalogd_async_client(_catalogd_maker: Callable[[Any], Any]) -> Iterator[AsyncClient]:
     """An `AsyncClient` configured as `catalogd_client`'s, not started: an
     AsyncClient belongs to the event loop that starts it, so the test starts
     it in its own (`async with catalogd_async_client as client:`). A daemon
     still running after the test is killed."""
-    client: AsyncClient = _configure(
-        AsyncClient, request, catalogd_binary, catalogd_args, catalogd_env, catalogd_data_dir, catalogd_options
-    )
+    client: AsyncClient = _catalogd_maker(AsyncClient)
     yield client
     if client.pid is not None and client.returncode is None:
         try:  # its event loop is gone: it can no longer be closed politely
