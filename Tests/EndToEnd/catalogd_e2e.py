@@ -1120,7 +1120,7 @@ VERSION_RE = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?$")
 
 CONFLICT = -32009
 
-PRODUCT_KEYS = {"id", "nameKo", "nameEn", "price", "supplier", "createdAt", "updatedAt", "version"}
+PRODUCT_KEYS = {"id", "nameKo", "nameEn", "price", "supplier", "createdAt", "updatedAt", "version", "imageUrl"}
 PRODUCT_SORTS = ("newest", "priceAsc", "priceDesc", "name")
 RFC3339_UTC_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")
 
@@ -1151,6 +1151,7 @@ def assert_product(p: Any, **expected: Any) -> dict:
     for k in ("createdAt", "updatedAt"):
         assert p[k] is None or RFC3339_UTC_RE.match(p[k]), f"{k} is not an RFC 3339 UTC time: {short(p)}"
     assert type(p["version"]) is int and p["version"] >= 1, short(p)
+    assert p["imageUrl"] is None or re.match(r"(?i)(https?|file)://", p["imageUrl"]), short(p)
     for k, v in expected.items():
         assert strict_equal(p[k], v), f"product {k}: expected {v!r}, got {p[k]!r} in {short(p)}"
     return p

@@ -157,7 +157,7 @@ def test_daemons_on_an_empty_database_migrate_and_seed_it_once(spawn, postgres_c
         assert assert_result(resp, id)["totalCount"] == DEMO_PRODUCTS
     assert len(daemons[0].result("suppliers/list")["items"]) == 10
     versions = postgres_cluster.psql("SELECT version FROM catalogd_migrations ORDER BY version", url.rsplit("/", 1)[1])
-    assert versions == [["1"], ["2"], ["3"], ["4"], ["5"]]
+    assert versions == [["1"], ["2"], ["3"], ["4"], ["5"], ["6"]]
 
 
 def test_unreachable_database_is_retryable_and_other_services_keep_serving(spawn):

@@ -41,9 +41,9 @@ SEED_NEWEST = ["p5", "p4", "p2", "p1", "p3"]  # p3 has no createdAt: last
 class Upstream:
     """The test GraphQL upstream in a subprocess (it exits when its stdin closes)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(UPSTREAM), "--exit-on-eof"],
+            [sys.executable, str(UPSTREAM), "--exit-on-eof", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         line: list[bytes] = []
@@ -126,10 +126,11 @@ def test_list_walks_the_upstream_pages(spawn, gql):
     p1 = next(p for page in pages for p in page["items"] if p["id"] == "p1")
     assert p1 == {"id": "p1", "nameKo": "사과", "nameEn": "Apple", "price": 1200,
                   "supplier": {"id": "s3", "name": "Jeju Orchard"}, "createdAt": "2024-01-01T09:00:00.000Z",
-                  "updatedAt": "2024-01-01T09:00:00.000Z", "version": ms("2024-01-01T09:00:00.000Z")}
+                  "updatedAt": "2024-01-01T09:00:00.000Z", "version": ms("2024-01-01T09:00:00.000Z"),
+                  "imageUrl": None}
     p3 = next(p for page in pages for p in page["items"] if p["id"] == "p3")
     assert p3 == {"id": "p3", "nameKo": "귤", "nameEn": None, "price": 800, "supplier": None,
-                  "createdAt": None, "updatedAt": None, "version": 1}
+                  "createdAt": None, "updatedAt": None, "version": 1, "imageUrl": None}
     variables = [r["variables"] for r in gql.requests() if r["operationName"] == "ProductList"]
     assert variables[0] == {"cursor": None, "limit": 2, "query": None}, short(variables)
     # The client's cursor wraps the upstream's (bound to its query); the upstream gets its own back.
@@ -152,7 +153,8 @@ def test_get(spawn, gql):
     p = assert_product(d.result("products/get", {"id": "p2"}))
     assert p == {"id": "p2", "nameKo": "식빵", "nameEn": "White bread", "price": 3500,
                  "supplier": {"id": "s2", "name": "Seoul Bakery"}, "createdAt": "2024-01-02T09:00:00.000Z",
-                 "updatedAt": "2024-02-10T12:30:00.250Z", "version": ms("2024-02-10T12:30:00.250Z")}
+                 "updatedAt": "2024-02-10T12:30:00.250Z", "version": ms("2024-02-10T12:30:00.250Z"),
+                 "imageUrl": None}
     resp, id, before = call(d, "products/get", {"id": "p404"})
     assert_error(resp, NOT_FOUND, id=id, data={"resource": "product", "id": "p404"})
 

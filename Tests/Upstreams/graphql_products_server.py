@@ -95,6 +95,7 @@ class Catalog:
 
     def _view(self, product: dict) -> dict:
         fields = {k: product[k] for k in ("id", "nameKo", "nameEn", "price", "createdAt", "updatedAt")}
+        fields["imageUrl"] = product.get("imageUrl")
         supplier_id = product["supplierId"]
         return dict(fields, supplier=dict(self.suppliers[supplier_id]) if supplier_id else None)
 
@@ -167,7 +168,7 @@ class Catalog:
             product = {
                 "id": f"p{self.next_id}", "nameKo": input["nameKo"], "nameEn": input.get("nameEn"),
                 "price": input["price"], "supplierId": self._supplier_id(input.get("supplierId")),
-                "createdAt": now, "updatedAt": now, "seq": self.next_id,
+                "createdAt": now, "updatedAt": now, "seq": self.next_id, "imageUrl": input.get("imageUrl"),
             }
             self.next_id += 1
             self.products[product["id"]] = product
@@ -183,8 +184,9 @@ class Catalog:
                     if input[name] is None:
                         raise GraphQLError(f"{name} cannot be null")
                     changes[name] = input[name]
-            if "nameEn" in input:
-                changes["nameEn"] = input["nameEn"]
+            for name in ("nameEn", "imageUrl"):
+                if name in input:
+                    changes[name] = input[name]
             if "supplierId" in input:
                 changes["supplierId"] = self._supplier_id(input["supplierId"])
             product.update(changes, updatedAt=self._now())

@@ -17,6 +17,9 @@ enum ProductSchemas {
       Member("createdAt", .nullable(.string(format: "date-time")), required: true),
       Member("updatedAt", .nullable(.string(format: "date-time")), required: true),
       Member("version", .integer, required: true, "grows by one at every update"),
+      Member(
+        "imageUrl", .nullable(.string(format: "uri")), required: true,
+        "the picture: http, https or file URL; null when it has none"),
     ]))
 
   static let productPage = SchemaComponent(

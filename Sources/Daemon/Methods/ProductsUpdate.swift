@@ -1,27 +1,32 @@
 import Protocol
 import Services
 
-/// `products/update {id, nameKo?, nameEn?, price?, supplierId?, expectedVersion?}` → Product,
-/// after `products/listUpdated` and `products/changed`. `nameEn` or
-/// `supplierId` sent as `null` clears it. Updates of one product apply in arrival order.
+/// `products/update {id, nameKo?, nameEn?, price?, supplierId?, imageUrl?, expectedVersion?}` →
+/// Product, after `products/listUpdated` and `products/changed`. `nameEn`,
+/// `supplierId` or `imageUrl` sent as `null` clears it. Updates of one product apply in arrival order.
 enum ProductsUpdate {
   /// A product's name in either language.
   static let name = Schema.string(minLength: 1, maxLength: ProductValidation.maxNameLength)
+  /// A product's picture (`ProductValidation.imageURL` checks the rest).
+  static let imageURL = Schema.string(
+    minLength: 1, maxLength: ProductValidation.maxImageURLLength, format: "uri")
 
   static let nameKo: Param<String?> = .string("nameKo", name, "1–200 characters")
   static let nameEn: Param<JSON?> = .value("nameEn", .nullable(name), "null clears it")
   static let price: Param<Int?> = .integer("price", minimum: 0, "won")
   static let supplierId: Param<JSON?> = .value(
     "supplierId", .nullable(.string(maxLength: 100)), "null removes the supplier")
+  static let imageUrl: Param<JSON?> = .value(
+    "imageUrl", .nullable(imageURL), "an http, https or file URL; null removes the picture")
   static let expectedVersion: Param<Int?> = .integer(
     "expectedVersion", minimum: 0, "the version the client saw; the update fails if it changed")
 
   static let contract = MethodContract(
     "products/update",
-    "Changes the fields given (null clears nameEn or supplierId); products/listUpdated {reason: "
+    "Changes the fields given (null clears nameEn, supplierId or imageUrl); products/listUpdated {reason: "
       + "updated} and products/changed precede the reply. A stale expectedVersion: -32009 with "
       + "the current version.",
-    params: [ProductLane.id, nameKo, nameEn, price, supplierId, expectedVersion],
+    params: [ProductLane.id, nameKo, nameEn, price, supplierId, imageUrl, expectedVersion],
     result: .component(ProductSchemas.product))
 
   static let method = Method.task(contract, lane: ProductLane.byId) { params, context in
@@ -30,7 +35,7 @@ enum ProductsUpdate {
     }
     let patch = ProductPatch(
       nameKo: params[nameKo], nameEn: clearable(params[nameEn]), price: params[price],
-      supplierId: clearable(params[supplierId]))
+      supplierId: clearable(params[supplierId]), imageUrl: clearable(params[imageUrl]))
     guard !patch.isEmpty else {
       throw RPCError.invalidParams(field: "params", reason: "nothing to update")
     }

@@ -69,7 +69,7 @@ final class ServiceHub: Sendable {
     PostgresProductBackend(
       url: url, origin: instanceId,
       statementTimeout: .milliseconds(configuration.upstreamTimeoutMilliseconds),
-      log: { Log.warn($0) })
+      log: { Log.warn($0) }, images: DemoProductImages(dataDirectory: configuration.dataDirectory))
   }
 
   /// The photo index's log lines (skipped files, scans) on the daemon's log.

@@ -129,4 +129,10 @@ enum CatalogSchema {
       UPDATE search_changes_pruned SET through = new.seq - 10000;
     END;
     """
+
+  /// Each product's optional picture: an http, https or file URL
+  /// (`ProductValidation.imageURL`).
+  static let version4 = """
+    ALTER TABLE products ADD COLUMN image_url TEXT;
+    """
 }

@@ -10,6 +10,8 @@ public enum DemoCatalog {
     public let supplier: Int?
     /// Seconds before the seeding time, so "newest" has a spread to sort.
     public let ageSeconds: Int
+    /// Which of `kinds` it is: its picture.
+    public let kind: Int
   }
 
   public static let suppliers = [
@@ -46,6 +48,45 @@ public enum DemoCatalog {
     ("참치캔", "Canned Tuna", 2_700, 8), ("스팸", "Luncheon Meat", 5_200, 8), ("쌀", "Rice", 32_000, 2),
   ]
 
+  /// Each good's silhouette and colour on its picture, in the order of `goods`.
+  private static let looks: [(ProductShelf, (UInt8, UInt8, UInt8))] = [
+    (.carton, (66, 133, 244)), (.carton, (120, 190, 255)), (.box, (236, 228, 200)),
+    (.round, (214, 170, 110)), (.jar, (200, 40, 30)), (.jar, (220, 90, 40)), (.box, (200, 20, 30)),
+    (.box, (240, 240, 235)), (.round, (210, 30, 40)), (.round, (225, 200, 120)),
+    (.round, (250, 150, 20)), (.round, (170, 130, 80)), (.round, (150, 60, 110)),
+    (.round, (200, 160, 90)), (.bottle, (60, 160, 60)), (.round, (235, 230, 215)),
+    (.fish, (70, 110, 150)), (.fish, (190, 200, 210)), (.fish, (230, 170, 150)),
+    (.box, (30, 60, 30)), (.box, (40, 80, 50)), (.loaf, (220, 170, 100)),
+    (.round, (180, 110, 60)), (.loaf, (230, 160, 70)), (.bottle, (170, 110, 50)),
+    (.bottle, (230, 200, 90)), (.can, (240, 220, 170)), (.bottle, (80, 170, 230)),
+    (.jar, (140, 90, 40)), (.jar, (190, 30, 30)), (.bottle, (190, 140, 40)),
+    (.bottle, (50, 30, 20)), (.box, (245, 245, 240)), (.box, (230, 220, 200)),
+    (.box, (210, 180, 140)), (.bottle, (250, 240, 230)), (.box, (250, 200, 40)),
+    (.box, (250, 230, 150)), (.box, (60, 120, 220)), (.bottle, (120, 200, 90)),
+    (.box, (245, 245, 250)), (.box, (80, 180, 200)), (.bottle, (160, 60, 180)),
+    (.box, (90, 150, 60)), (.box, (200, 120, 40)), (.can, (60, 90, 160)), (.can, (40, 80, 160)),
+    (.box, (250, 250, 245)),
+  ]
+
+  /// The kinds of good, named from their English names ("low-fat-milk"):
+  /// the names of their pictures (`DemoProductImages`).
+  public static let kinds: [String] = goods.map { good in
+    var slug = ""
+    for character in good.1.lowercased() {
+      if character.isLetter || character.isNumber {
+        slug.append(character)
+      } else if !slug.isEmpty, slug.last != "-" {
+        slug.append("-")
+      }
+    }
+    return slug
+  }
+
+  /// The silhouette and colour of the picture of kind `index`.
+  static func look(_ index: Int) -> (ProductShelf, (UInt8, UInt8, UInt8)) {
+    looks[index]
+  }
+
   /// (Korean, English, price factor in percent).
   private static let variants: [(String, String, Int)] = [
     ("", "", 100), ("유기농 ", "Organic ", 145), ("국산 ", "Domestic ", 120),
@@ -61,7 +102,8 @@ public enum DemoCatalog {
     var seen = Set<String>()
     var items: [Item] = []
     while items.count < count {
-      let good = goods[Int(generator.next() % UInt64(goods.count))]
+      let kind = Int(generator.next() % UInt64(goods.count))
+      let good = goods[kind]
       let variant = variants[Int(generator.next() % UInt64(variants.count))]
       let size = sizes[Int(generator.next() % UInt64(sizes.count))]
       let nameKo = variant.0 + good.0 + size
@@ -74,7 +116,7 @@ public enum DemoCatalog {
       items.append(
         Item(
           nameKo: nameKo, nameEn: nameEn, price: price, supplier: supplier,
-          ageSeconds: Int(generator.next() % (90 * 86_400))))
+          ageSeconds: Int(generator.next() % (90 * 86_400)), kind: kind))
     }
     return items
   }
@@ -87,7 +129,8 @@ extension DemoCatalog {
   public static func bulkItems(count: Int, seed: UInt64 = 7) -> [Item] {
     var generator = SplitMix64(seed: seed)
     return (0..<count).map { _ in
-      let good = goods[Int(generator.next() % UInt64(goods.count))]
+      let kind = Int(generator.next() % UInt64(goods.count))
+      let good = goods[kind]
       let variant = variants[Int(generator.next() % UInt64(variants.count))]
       let size = sizes[Int(generator.next() % UInt64(sizes.count))]
       return Item(
@@ -95,7 +138,7 @@ extension DemoCatalog {
         price: (good.2 * variant.2 / 100 + Int(generator.next() % 500) * 10) / 10 * 10,
         supplier: generator.next() % 12 == 0
           ? nil : Int(generator.next() % UInt64(suppliers.count)),
-        ageSeconds: Int(generator.next() % (3 * 365 * 86_400)))
+        ageSeconds: Int(generator.next() % (3 * 365 * 86_400)), kind: kind)
     }
   }
 }

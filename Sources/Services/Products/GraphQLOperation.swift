@@ -27,6 +27,7 @@ struct GraphQLOperation: Sendable, Hashable {
             }
             createdAt
             updatedAt
+            imageUrl
           }
           totalCount
           nextCursor
@@ -49,6 +50,7 @@ struct GraphQLOperation: Sendable, Hashable {
           }
           createdAt
           updatedAt
+          imageUrl
         }
       }
       """)
@@ -81,6 +83,7 @@ struct GraphQLOperation: Sendable, Hashable {
           }
           createdAt
           updatedAt
+          imageUrl
         }
       }
       """)
@@ -100,6 +103,7 @@ struct GraphQLOperation: Sendable, Hashable {
           }
           createdAt
           updatedAt
+          imageUrl
         }
       }
       """)
@@ -111,6 +115,16 @@ struct GraphQLOperation: Sendable, Hashable {
         deleteProduct(id: $id)
       }
       """)
+
+  /// The same operation without the optional `imageUrl` selection, for an
+  /// upstream whose schema lacks it (`GraphQLImageField`).
+  var withoutImageField: GraphQLOperation {
+    let lines = document.split(separator: "\n", omittingEmptySubsequences: false)
+    return GraphQLOperation(
+      name: name, field: field,
+      document: lines.filter { $0.drop(while: { $0 == " " }) != "imageUrl" }.joined(separator: "\n")
+    )
+  }
 
   /// Every operation, in the order of `operations.graphql`.
   static let all: [GraphQLOperation] = [

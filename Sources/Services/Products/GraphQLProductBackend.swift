@@ -19,7 +19,12 @@ import Protocol
 /// - sort orders other than `newest`, and the `supplierId` filter: `InvalidArgument`;
 /// - prices above `Int32.max` (a GraphQL `Int` has 32 bits): `InvalidArgument`;
 /// - versions: derived from `updatedAt` (see `GraphQLProductVersion`);
-/// - change notifications: `externalChanges()` never yields.
+/// - change notifications: `externalChanges()` never yields;
+/// - `imageUrl`, in an older upstream: products have none, and setting one is
+///   `InvalidArgument` (see `GraphQLImageField`).
+///
+/// The fields the schema leaves nullable (`nameEn`, `supplier`, `createdAt`,
+/// `updatedAt`, `imageUrl`) may also be missing from a reply: they read as null.
 public struct GraphQLProductBackend: ProductBackend {
   public var kind: String { "remote" }
 
@@ -35,6 +40,7 @@ public struct GraphQLProductBackend: ProductBackend {
   /// Limit on each request, connecting included.
   private let timeout: Duration
   private let client: HTTPClient
+  private let imageField = GraphQLImageField()
 
   public init(
     endpoint: String, clientId: @escaping @Sendable () -> String, timeout: Duration,
@@ -81,18 +87,20 @@ public struct GraphQLProductBackend: ProductBackend {
 
   public func create(_ draft: ProductDraft) async throws -> Product {
     try Self.checkPrice(draft.price)
-    let input: JSON = [
+    var input: JSONObject = [
       "nameKo": JSON(draft.nameKo), "nameEn": JSON(draft.nameEn), "price": JSON(draft.price),
       "supplierId": JSON(draft.supplierId),
     ]
-    let (status, value) = try await perform(.createProduct, ["input": input])
+    // Only when set: an upstream without the field rejects even a null.
+    if let imageUrl = draft.imageUrl { input["imageUrl"] = JSON(imageUrl) }
+    let (status, value) = try await perform(.createProduct, ["input": .object(input)])
     return try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.product(value, at: "createProduct")
     }
   }
 
-  /// Sends only the fields of `patch` that are set; a cleared `nameEn` or
-  /// `supplierId` is sent as an explicit `null`.
+  /// Sends only the fields of `patch` that are set; a cleared `nameEn`,
+  /// `supplierId` or `imageUrl` is sent as an explicit `null`.
   ///
   /// `expectedVersion` is checked by fetching the product first and comparing
   /// its derived version. The check and the update are two requests, so it is
@@ -117,6 +125,7 @@ public struct GraphQLProductBackend: ProductBackend {
     if let nameEn = patch.nameEn { input["nameEn"] = JSON(nameEn) }
     if let price = patch.price { input["price"] = JSON(price) }
     if let supplierId = patch.supplierId { input["supplierId"] = JSON(supplierId) }
+    if let imageUrl = patch.imageUrl { input["imageUrl"] = JSON(imageUrl) }
     let (status, value) = try await perform(.updateProduct, ["input": .object(input)])
     return try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.product(value, at: "updateProduct")
@@ -156,8 +165,31 @@ public struct GraphQLProductBackend: ProductBackend {
   }
 
   /// Sends `operation` with `variables` and returns the HTTP status and the
-  /// value of the operation's field in `data` (possibly `null`).
+  /// value of the operation's field in `data` (possibly `null`). An upstream
+  /// that rejects the `imageUrl` field gets the operation again without it,
+  /// unless the call sets an image, which it cannot store.
   private func perform(_ operation: GraphQLOperation, _ variables: JSONObject) async throws -> (
+    status: Int, value: JSON
+  ) {
+    let setsImage = variables["input"]?["imageUrl"] != nil
+    if imageField.isMissing {
+      guard !setsImage else { throw Self.noImageField }
+      return try await send(operation.withoutImageField, variables)
+    }
+    do {
+      return try await send(operation, variables)
+    } catch let failure as UpstreamFailure where GraphQLImageField.isRejection(failure) {
+      imageField.markMissing()
+      guard !setsImage else { throw Self.noImageField }
+      return try await send(operation.withoutImageField, variables)
+    }
+  }
+
+  static let noImageField = InvalidArgument(
+    field: "imageUrl",
+    reason: "the products upstream has no imageUrl field, so products there cannot have images")
+
+  private func send(_ operation: GraphQLOperation, _ variables: JSONObject) async throws -> (
     status: Int, value: JSON
   ) {
     let body: JSON = [

@@ -3,14 +3,15 @@ import Protocol
 /// Reads the values of the upstream's `data` (the selections of
 /// `Upstream/operations.graphql`) into products, pages and suppliers.
 ///
-/// Every selected field must be present with its schema type: a missing field
-/// or a wrong type is `MalformedPayload`, with the path of the value in its reason
-/// (`productList.itemList[2].price is a string, not an integer`).
+/// Every selected field must have its schema type, and every non-null one be
+/// present: a missing required field or a wrong type is `MalformedPayload`,
+/// with the path of the value in its reason (`productList.itemList[2].price is
+/// a string, not an integer`). A nullable field that is missing reads as null.
 enum GraphQLProductFormat {
   /// A `Product` selection; `version` is derived from `updatedAt` (see `GraphQLProductVersion`).
   static func product(_ json: JSON, at path: String) throws(MalformedPayload) -> Product {
     let object = try object(json, at: path)
-    let supplierValue = try member("supplier", of: object, at: path)
+    let supplierValue = object["supplier"] ?? .null
     let updatedAt = try optionalString("updatedAt", of: object, at: path)
     return Product(
       id: try string("id", of: object, at: path),
@@ -19,7 +20,18 @@ enum GraphQLProductFormat {
       price: try integer("price", of: object, at: path),
       supplier: supplierValue.isNull ? nil : try supplier(supplierValue, at: path + ".supplier"),
       createdAt: try optionalString("createdAt", of: object, at: path), updatedAt: updatedAt,
-      version: GraphQLProductVersion.of(updatedAt: updatedAt))
+      version: GraphQLProductVersion.of(updatedAt: updatedAt),
+      imageUrl: webImageURL(try optionalString("imageUrl", of: object, at: path)))
+  }
+
+  /// An upstream's image URL if it is a valid http or https one: a `file:` URL
+  /// would name a file on the upstream's machine (or make `images/get` read
+  /// one of ours), and anything else no client can load. Others read as null.
+  static func webImageURL(_ url: String?) -> String? {
+    guard let url, (try? ProductValidation.imageURL(url)) != nil,
+      url.prefix(5).lowercased() == "http:" || url.prefix(6).lowercased() == "https:"
+    else { return nil }
+    return url
   }
 
   static func supplier(_ json: JSON, at path: String) throws(MalformedPayload) -> Supplier {
@@ -87,8 +99,7 @@ enum GraphQLProductFormat {
   private static func optionalString(_ key: String, of object: JSONObject, at path: String)
     throws(MalformedPayload) -> String?
   {
-    let value = try member(key, of: object, at: path)
-    if value.isNull { return nil }
+    guard let value = object[key], !value.isNull else { return nil }
     guard let string = value.stringValue else {
       throw MalformedPayload(
         reason: "\(path).\(key) is \(article(value.typeName)), not a string or null")

@@ -53,10 +53,12 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   ///   - origin: this daemon's id, written with its changes.
   ///   - statementTimeout: the longest a statement may run before the server cancels it.
   ///   - log: failures of the listening connection.
+  ///   - images: where this daemon keeps the demo products' pictures.
   public init(
     url: String, origin: String, statementTimeout: Duration,
-    log: @escaping @Sendable (String) -> Void = { _ in }
+    log: @escaping @Sendable (String) -> Void = { _ in }, images: DemoProductImages
   ) {
+    self.images = images
     let (seconds, attoseconds) = statementTimeout.components
     milliseconds = String(max(seconds * 1000 + attoseconds / 1_000_000_000_000_000, 1))
     self.url = url
@@ -75,6 +77,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     try lazyConnections.withLock { stored in
       if let stored { return stored }
       let (milliseconds, origin) = (milliseconds, origin)
+      images.populateInBackground()
       let configure: PostgresConnection.Configure = { session in
         try session.execute(
           """
@@ -103,18 +106,42 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     external.continuation.finish()
   }
 
-  static let migrations = [
-    PostgresMigration(version: 1, sql: PostgresCatalogSchema.version1),
-    PostgresMigration(version: 2) { session in
-      for name in DemoCatalog.suppliers {
-        try session.execute("INSERT INTO suppliers (name) VALUES ($1)", [name])
-      }
-      try insert(DemoCatalog.items(), into: session, origin: nil)
-    },
-    PostgresMigration(version: 3, sql: PostgresCatalogSchema.version3),
-    PostgresMigration(version: 4, sql: PostgresCatalogSchema.version4),
-    PostgresMigration(version: 5, sql: PostgresCatalogSchema.version5),
-  ]
+  /// The demo products' pictures in this daemon's data dir.
+  private let images: DemoProductImages
+
+  /// The schema and the demo catalog; version 6 gives the demo products
+  /// (the first rows, still of their demo names) their pictures.
+  static let migrations = {
+    [
+      PostgresMigration(version: 1, sql: PostgresCatalogSchema.version1),
+      PostgresMigration(version: 2) { session in
+        for name in DemoCatalog.suppliers {
+          try session.execute("INSERT INTO suppliers (name) VALUES ($1)", [name])
+        }
+        try insert(DemoCatalog.items(), into: session, origin: nil, withImages: false)
+      },
+      PostgresMigration(version: 3, sql: PostgresCatalogSchema.version3),
+      PostgresMigration(version: 4, sql: PostgresCatalogSchema.version4),
+      PostgresMigration(version: 5, sql: PostgresCatalogSchema.version5),
+      PostgresMigration(version: 6) { session in
+        try session.executeScript(PostgresCatalogSchema.version6)
+        let items = DemoCatalog.items()
+        try session.execute("SELECT set_config('catalogd.bulk', 'on', true)")
+        defer { _ = try? session.execute("SELECT set_config('catalogd.bulk', 'off', true)") }
+        try session.execute(
+          """
+          UPDATE products p SET image_url = d.url
+          FROM unnest($1::bigint[], $2::text[], $3::text[]) AS d(id, name, url)
+          WHERE p.id = d.id AND p.name_ko = d.name AND p.image_url IS NULL
+          """,
+          [
+            PostgresArray.literal(items.indices.map { String($0 + 1) }),
+            PostgresArray.literal(items.map(\.nameKo)),
+            PostgresArray.literal(items.map { DemoProductImages.storedValue(kind: $0.kind) }),
+          ])
+      },
+    ]
+  }()
 
   /// Match counts of recent searches.
   private let searchCounts = Mutex(SearchCounts<PostgresKeptCount>())
@@ -243,8 +270,9 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       let rows = try result.rows.filter { !$0.isNull(0) }.map(Self.product)
       return (rows, total)
     }
-    return ProductRow.page(
-      rows, limit: query.limit, sort: query.sort, filter: filter, totalCount: total)
+    return images.resolved(
+      ProductRow.page(
+        rows, limit: query.limit, sort: query.sort, filter: filter, totalCount: total))
   }
 
   /// A search's `count`, kept with `PostgresProductListSQL.keptColumns`,
@@ -265,7 +293,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
         .first.map(Self.product)
     }
     guard let found else { throw NotFound(resource: "product", id: id) }
-    return found.product
+    return images.resolved(found.product)
   }
 
   public func suppliers() async throws -> [Supplier] {
@@ -291,7 +319,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     }
     let product = try await opened.creates.submit(NewProduct(draft: draft, supplier: supplier))
     pruneChangeLogIfDue(opened.writes)
-    return product
+    return images.resolved(product)
   }
 
   /// Prunes the change log (`PostgresCatalogSchema.version5`) on `writes` once
@@ -358,7 +386,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   private static func insert(_ products: [NewProduct], into session: PostgresSession) throws
     -> [Product]
   {
-    var columns: [[String?]] = Array(repeating: [], count: 5)
+    var columns: [[String?]] = Array(repeating: [], count: 6)
     for product in products {
       let draft = product.draft
       columns[0].append(draft.nameKo)
@@ -366,14 +394,16 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       columns[2].append(String(draft.price))
       columns[3].append(product.supplier.map { String($0) })
       columns[4].append(ProductSearch.text(nameKo: draft.nameKo, nameEn: draft.nameEn))
+      columns[5].append(draft.imageUrl)
     }
     let rows = try session.execute(
       """
       WITH p AS (
-        INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text)
-        SELECT k, e, pr, s, clock.now, clock.now, t
-        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[])
-          WITH ORDINALITY AS item(k, e, pr, s, t, n), \(now)
+        INSERT INTO products
+          (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text, image_url)
+        SELECT k, e, pr, s, clock.now, clock.now, t, i
+        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[])
+          WITH ORDINALITY AS item(k, e, pr, s, t, i, n), \(now)
         ORDER BY coalesce(s, 0), n
         RETURNING *
       )
@@ -400,15 +430,16 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     let nameEn: String?
     let price: Int
     let supplier: String?
+    let imageUrl: String?
 
     init(_ product: Product) {
-      (nameKo, nameEn, price, supplier) =
-        (product.nameKo, product.nameEn, product.price, product.supplier?.id)
+      (nameKo, nameEn, price, supplier, imageUrl) =
+        (product.nameKo, product.nameEn, product.price, product.supplier?.id, product.imageUrl)
     }
 
     init(_ draft: ProductDraft, supplier: Int64?) {
-      (nameKo, nameEn, price, self.supplier) =
-        (draft.nameKo, draft.nameEn, draft.price, supplier.map { String($0) })
+      (nameKo, nameEn, price, self.supplier, imageUrl) =
+        (draft.nameKo, draft.nameEn, draft.price, supplier.map { String($0) }, draft.imageUrl)
     }
   }
 
@@ -418,7 +449,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let supplier: Int64?? = try patch.supplierId.map { value in try ProductRow.supplierRowID(value)
     }
-    return try await database(.write, supplier: supplier ?? nil) { session in
+    return try await database(.write, supplier: supplier ?? nil) { [images] session in
       guard
         let current = try session.execute(
           "SELECT version, name_ko, name_en FROM products WHERE id = $1::bigint FOR UPDATE",
@@ -446,6 +477,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       if let nameEn = patch.nameEn { assign("name_en", nameEn) }
       if let price = patch.price { assign("price", String(price), cast: "::bigint") }
       if let supplier { assign("supplier_id", supplier.map { String($0) }, cast: "::bigint") }
+      if let imageUrl = patch.imageUrl { assign("image_url", imageUrl) }
       // Only fixed column names are joined into the SQL; every value is bound.
       let updated = try session.execute(
         """
@@ -456,7 +488,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
         """, parameters
       ).first
       guard let updated else { throw NotFound(resource: "product", id: id) }
-      return try Self.product(updated).product
+      return try images.resolved(Self.product(updated).product)
     }
   }
 
@@ -476,10 +508,11 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     "(SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS now) AS clock"
 
   /// The columns of `selectColumns`, which `product` reads.
-  static let columnCount = 9
+  static let columnCount = 10
 
   static let selectColumns = """
-    SELECT p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at, p.updated_at, p.version
+    SELECT p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at, p.updated_at,
+      p.version, p.image_url
     """
 
   static let selectProduct =
@@ -494,7 +527,8 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
         id: String(try row.int64(0)), nameKo: try row.text(1), nameEn: row.values[2],
         price: try row.int(3), supplier: supplier,
         createdAt: RFC3339.string(microseconds: created),
-        updatedAt: RFC3339.string(microseconds: try row.int64(7)), version: try row.int(8)),
+        updatedAt: RFC3339.string(microseconds: try row.int64(7)), version: try row.int(8),
+        imageUrl: row.values[9]),
       createdMicroseconds: created)
   }
 
@@ -508,7 +542,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       let batch = min(batchSize, count - inserted)
       let items = DemoCatalog.bulkItems(count: batch, seed: UInt64(inserted + 1))
       try await database(.write) { session in
-        try Self.insert(items, into: session, origin: origin)
+        try Self.insert(items, into: session, origin: origin, withImages: true)
       }
       inserted += batch
       progress(inserted)
@@ -519,10 +553,15 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
   /// once for all: counts added by supplier, and (with an `origin`) one
   /// `resync` notification instead of one per product.
   private static func insert(
-    _ items: [DemoCatalog.Item], into session: PostgresSession, origin: String?
+    _ items: [DemoCatalog.Item], into session: PostgresSession, origin: String?,
+    withImages: Bool
   ) throws {
     try session.execute("SELECT set_config('catalogd.bulk', 'on', true)")
-    var columns: [[String?]] = Array(repeating: [], count: 6)
+    // The first seeding runs before the image column exists (version 6 adds it).
+    let imageColumn = withImages ? ", image_url" : ""
+    let imageValue = withImages ? ", i" : ""
+    let imageArray = withImages ? ", $7::text[]" : ""
+    var columns: [[String?]] = Array(repeating: [], count: withImages ? 7 : 6)
     var bySupplier: [Int64: Int] = [:]
     for item in items {
       let supplier = item.supplier.map { Int64($0 + 1) }
@@ -532,14 +571,17 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       columns[3].append(supplier.map { String($0) })
       columns[4].append(String(-Int64(item.ageSeconds) * 1_000_000))
       columns[5].append(ProductSearch.text(nameKo: item.nameKo, nameEn: item.nameEn))
+      if withImages { columns[6].append(DemoProductImages.storedValue(kind: item.kind)) }
       bySupplier[supplier ?? 0, default: 0] += 1
     }
     try session.execute(
       """
-      INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text)
-      SELECT k, e, pr, s, clock.now + age, clock.now + age, t
-      FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[])
-        AS item(k, e, pr, s, age, t), \(now)
+      INSERT INTO products
+        (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text\(imageColumn))
+      SELECT k, e, pr, s, clock.now + age, clock.now + age, t\(imageValue)
+      FROM unnest(
+        $1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[]\(imageArray))
+        AS item(k, e, pr, s, age, t\(imageValue)), \(now)
       """, columns.map(PostgresArray.literal))
     bySupplier[-1] = items.count
     for (supplier, added) in bySupplier {

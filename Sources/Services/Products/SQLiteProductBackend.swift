@@ -39,6 +39,8 @@ public final class SQLiteProductBackend: ProductBackend {
 
   public init(path: String, origin: String, pollInterval: Duration = .milliseconds(200)) {
     self.path = path
+    images = DemoProductImages(
+      dataDirectory: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
     self.origin = origin
     self.pollInterval = pollInterval
     external = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1_000))
@@ -46,12 +48,29 @@ public final class SQLiteProductBackend: ProductBackend {
 
   deinit { external.continuation.finish() }
 
-  /// The schema, then the demo catalog on a fresh file.
-  static let migrations = [
-    SQLiteMigration(version: 1, sql: CatalogSchema.version1),
-    SQLiteMigration(version: 2) { database in try seed(database) },
-    SQLiteMigration(version: 3, sql: CatalogSchema.version3),
-  ]
+  /// The pictures of the demo products, beside the catalog file.
+  private let images: DemoProductImages
+
+  /// The schema, then the demo catalog on a fresh file; version 4 gives the
+  /// demo products (the first rows, still of their demo names) their pictures.
+  static let migrations = {
+    [
+      SQLiteMigration(version: 1, sql: CatalogSchema.version1),
+      SQLiteMigration(version: 2) { database in try seed(database) },
+      SQLiteMigration(version: 3, sql: CatalogSchema.version3),
+      SQLiteMigration(version: 4) { database in
+        try database.execute(CatalogSchema.version4)
+        for (offset, item) in DemoCatalog.items().enumerated() {
+          try database.run(
+            "UPDATE products SET image_url = ? WHERE id = ? AND name_ko = ? AND image_url IS NULL",
+            [
+              .text(DemoProductImages.storedValue(kind: item.kind)), .integer(Int64(offset + 1)),
+              .text(item.nameKo),
+            ])
+        }
+      },
+    ]
+  }()
 
   func connection() throws -> SQLiteConnection {
     let (connection, isNew) = try lazyConnection.withLock { stored in
@@ -64,6 +83,8 @@ public final class SQLiteProductBackend: ProductBackend {
       let made = try SQLiteConnection(path: path) { database in
         try database.migrate(Self.migrations)
       }
+      // The demo products list at once; their pictures follow.
+      images.populateInBackground()
       stored = made
       return (made, true)
     }
@@ -117,8 +138,9 @@ public final class SQLiteProductBackend: ProductBackend {
         after: cursor, plan: statements.textPlan(matches: matches, total: products))
       return (try database.query(page.sql, page.parameters, row: Self.product), matches)
     }
-    return ProductRow.page(
-      rows, limit: query.limit, sort: query.sort, filter: filter, totalCount: total)
+    return images.resolved(
+      ProductRow.page(
+        rows, limit: query.limit, sort: query.sort, filter: filter, totalCount: total))
   }
 
   public func get(id: String) async throws -> Product {
@@ -128,7 +150,7 @@ public final class SQLiteProductBackend: ProductBackend {
         Self.selectProduct + " WHERE p.id = ?", [.integer(rowID)], row: Self.product)
     }
     guard let found else { throw NotFound(resource: "product", id: id) }
-    return found.product
+    return images.resolved(found.product)
   }
 
   public func suppliers() async throws -> [Supplier] {
@@ -144,22 +166,25 @@ public final class SQLiteProductBackend: ProductBackend {
   public func create(_ draft: ProductDraft) async throws -> Product {
     let supplier = try ProductRow.supplierRowID(draft.supplierId)
     let origin = origin
+    let images = images
     return try await connection().writeBatched { database in
       if let supplier { try Self.requireSupplier(database, supplier) }
       let now = RFC3339.nowMicroseconds()
       try database.run(
         """
-        INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO products
+          (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text, image_url)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
           .text(draft.nameKo), SQLiteValue(draft.nameEn), .integer(Int64(draft.price)),
           SQLiteValue(supplier), .integer(now), .integer(now),
           .text(ProductSearch.text(nameKo: draft.nameKo, nameEn: draft.nameEn)),
+          SQLiteValue(draft.imageUrl),
         ])
       let id = database.lastInsertRowID
       try Self.logChange(database, .created, id: id, origin: origin)
-      return try Self.fetch(database, id: id)
+      return images.resolved(try Self.fetch(database, id: id))
     }
   }
 
@@ -169,7 +194,7 @@ public final class SQLiteProductBackend: ProductBackend {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let supplier: Int64?? = try patch.supplierId.map { value in try ProductRow.supplierRowID(value)
     }
-    let origin = origin
+    let (origin, images) = (origin, images)
     return try await connection().write { database in
       guard
         let current = try database.queryOne(
@@ -197,6 +222,10 @@ public final class SQLiteProductBackend: ProductBackend {
         assignments.append("supplier_id = ?")
         parameters.append(SQLiteValue(supplier))
       }
+      if let imageUrl = patch.imageUrl {
+        assignments.append("image_url = ?")
+        parameters.append(SQLiteValue(imageUrl))
+      }
       // Only fixed column names are joined into the SQL; every value is bound.
       try database.run(
         "UPDATE products SET \(assignments.joined(separator: ", ")) WHERE id = ?",
@@ -211,7 +240,7 @@ public final class SQLiteProductBackend: ProductBackend {
           ])
       }
       try Self.logChange(database, .updated, id: rowID, origin: origin)
-      return product
+      return images.resolved(product)
     }
   }
 
@@ -244,7 +273,8 @@ public final class SQLiteProductBackend: ProductBackend {
   // MARK: - Rows
 
   static let selectProduct = """
-    SELECT p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at, p.updated_at, p.version
+    SELECT p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at, p.updated_at,
+      p.version, p.image_url
     FROM products p LEFT JOIN suppliers s ON s.id = p.supplier_id
     """
 
@@ -257,7 +287,8 @@ public final class SQLiteProductBackend: ProductBackend {
         id: String(try row.int64(0)), nameKo: try row.text(1),
         nameEn: try row.isNull(2) ? nil : try row.text(2), price: Int(try row.int64(3)),
         supplier: supplier, createdAt: RFC3339.string(microseconds: created),
-        updatedAt: RFC3339.string(microseconds: try row.int64(7)), version: Int(try row.int64(8))),
+        updatedAt: RFC3339.string(microseconds: try row.int64(7)), version: Int(try row.int64(8)),
+        imageUrl: try row.isNull(9) ? nil : try row.text(9)),
       createdMicroseconds: created)
   }
 
@@ -288,26 +319,36 @@ public final class SQLiteProductBackend: ProductBackend {
     while inserted < count {
       let batch = min(batchSize, count - inserted)
       let items = DemoCatalog.bulkItems(count: batch, seed: UInt64(inserted + 1))
-      try await connection.write { database in try Self.insert(items, into: database) }
+      try await connection.write { database in
+        try Self.insert(items, into: database, withImages: true)
+      }
       inserted += batch
       progress(inserted)
     }
   }
 
-  private static func insert(_ items: [DemoCatalog.Item], into database: SQLiteDatabase) throws {
+  /// Inserts `items`, each with its kind's picture `withImages` (the first
+  /// seeding runs before the column exists; version 4 adds them).
+  private static func insert(
+    _ items: [DemoCatalog.Item], into database: SQLiteDatabase, withImages: Bool = false
+  ) throws {
     let now = RFC3339.nowMicroseconds()
+    let columns = withImages ? ", image_url" : ""
+    let values = withImages ? ", ?" : ""
     for item in items {
       let created = now - Int64(item.ageSeconds) * 1_000_000
+      var parameters: [SQLiteValue] = [
+        .text(item.nameKo), SQLiteValue(item.nameEn), .integer(Int64(item.price)),
+        SQLiteValue(item.supplier.map { Int64($0 + 1) }), .integer(created), .integer(created),
+        .text(ProductSearch.text(nameKo: item.nameKo, nameEn: item.nameEn)),
+      ]
+      if withImages { parameters.append(.text(DemoProductImages.storedValue(kind: item.kind))) }
       try database.run(
         """
-        INSERT INTO products (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          .text(item.nameKo), SQLiteValue(item.nameEn), .integer(Int64(item.price)),
-          SQLiteValue(item.supplier.map { Int64($0 + 1) }), .integer(created), .integer(created),
-          .text(ProductSearch.text(nameKo: item.nameKo, nameEn: item.nameEn)),
-        ])
+        INSERT INTO products
+          (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text\(columns))
+        VALUES (?, ?, ?, ?, ?, ?, ?\(values))
+        """, parameters)
     }
   }
 

@@ -99,7 +99,7 @@ final class GraphQLProductBackendTests: XCTestCase {
       [
         "id": "p1", "nameKo": "사과", "nameEn": "Apple", "price": 1200,
         "supplier": ["id": "s3", "name": "Jeju Orchard"], "createdAt": "2024-01-01T09:00:00.000Z",
-        "updatedAt": "2024-01-01T09:00:00.000Z", "version": 1_704_099_600_000,
+        "updatedAt": "2024-01-01T09:00:00.000Z", "version": 1_704_099_600_000, "imageUrl": nil,
       ])
     let undated = try await backend.get(id: "p3")
     XCTAssertEqual(
@@ -366,6 +366,33 @@ final class GraphQLProductBackendTests: XCTestCase {
     let error = await thrownError { try await backend.get(id: "p1") }
     let message = badResponseMessage(error, status: 200) ?? ""
     XCTAssertTrue(message.hasPrefix("malformed response: the body is not JSON"), message)
+  }
+
+  /// The schema's nullable fields may be left out of a reply; an image URL
+  /// that is not http(s) reads as none.
+  func testMissingNullableFieldsAndForeignImageURLsReadAsNull() async throws {
+    let backend = try backend()
+    try await server().setFaults([
+      "body": ["data": ["product": ["id": "p1", "nameKo": "사과", "price": 1]]]
+    ])
+    let bare = try await backend.get(id: "p1")
+    XCTAssertEqual(
+      bare,
+      Product(
+        id: "p1", nameKo: "사과", nameEn: nil, price: 1, supplier: nil, createdAt: nil,
+        updatedAt: nil, version: 1, imageUrl: nil))
+    for (url, read) in [
+      ("https://cdn.example.com/a.jpg", "https://cdn.example.com/a.jpg"),
+      ("file:///etc/passwd", nil), ("javascript:alert(1)", nil), ("https://a b/c", nil),
+    ] as [(String, String?)] {
+      try await server().setFaults([
+        "body": [
+          "data": ["product": ["id": "p1", "nameKo": "사과", "price": 1, "imageUrl": JSON(url)]]
+        ]
+      ])
+      let product = try await backend.get(id: "p1")
+      XCTAssertEqual(product.imageUrl, read, url)
+    }
   }
 
   func testMissingOrWrongTypedFieldsAreMalformed() async throws {

@@ -206,7 +206,7 @@ export class CatalogdMethods {
   }
 
   /**
-   * `products/update`: Changes the fields given (null clears nameEn or supplierId); products/listUpdated {reason: updated} and products/changed precede the reply. A stale expectedVersion: -32009 with the current version.
+   * `products/update`: Changes the fields given (null clears nameEn, supplierId or imageUrl); products/listUpdated {reason: updated} and products/changed precede the reply. A stale expectedVersion: -32009 with the current version.
    * @param {import('./types.generated.js').ProductsUpdateParams} params
    * @param {import('./index.js').RequestOptions} [options]
    * @returns {Promise<import('./types.generated.js').ProductsUpdateResult>}

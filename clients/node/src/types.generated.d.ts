@@ -154,6 +154,8 @@ export interface Product {
   updatedAt: string | null;
   /** grows by one at every update */
   version: number;
+  /** the picture: http, https or file URL; null when it has none */
+  imageUrl: string | null;
 }
 
 export interface ProductPage {
@@ -533,6 +535,8 @@ export interface ProductsCreateParams {
   price: number;
   /** an existing supplier */
   supplierId?: string | null;
+  /** the picture: an http, https or file URL (file:///absolute/path) */
+  imageUrl?: string | null;
 }
 
 /** Result of `products/create`. */
@@ -597,6 +601,8 @@ export interface ProductsUpdateParams {
   price?: number;
   /** null removes the supplier */
   supplierId?: string | null;
+  /** an http, https or file URL; null removes the picture */
+  imageUrl?: string | null;
   /**
    * the version the client saw; the update fails if it changed
    * at least 0
@@ -831,7 +837,7 @@ export interface CatalogdMethods {
   productsGet(params: ProductsGetParams, options?: RequestOptions): Promise<ProductsGetResult>;
   /** `products/list`: A page of products. Cursors are opaque keyset positions: a deep page costs what the first costs, and paging never repeats or skips a product while others are added or deleted. offset, page or skip get -32602 saying how to page. */
   productsList(params?: ProductsListParams, options?: RequestOptions): Promise<ProductsListResult>;
-  /** `products/update`: Changes the fields given (null clears nameEn or supplierId); products/listUpdated {reason: updated} and products/changed precede the reply. A stale expectedVersion: -32009 with the current version. */
+  /** `products/update`: Changes the fields given (null clears nameEn, supplierId or imageUrl); products/listUpdated {reason: updated} and products/changed precede the reply. A stale expectedVersion: -32009 with the current version. */
   productsUpdate(params: ProductsUpdateParams, options?: RequestOptions): Promise<ProductsUpdateResult>;
   /** `quotes/list`: Quotes page by page, optionally of one author or with all of some tags. */
   quotesList(params?: QuotesListParams, options?: RequestOptions): Promise<QuotesListResult>;

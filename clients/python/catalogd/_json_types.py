@@ -134,6 +134,7 @@ class ProductJson(TypedDict):
     createdAt: Optional[str]
     updatedAt: Optional[str]
     version: int  # grows by one at every update
+    imageUrl: Optional[str]  # the picture: http, https or file URL; null when it has none
 
 
 class ProductsChangedJson(TypedDict):

@@ -119,6 +119,7 @@ PARAMS: Dict[str, Dict[str, str]] = {
         "nameEn": "name_en",
         "price": "price",
         "supplierId": "supplier_id",
+        "imageUrl": "image_url",
     },
     "products/delete": {"id": "id"},
     "products/get": {"id": "id"},
@@ -135,6 +136,7 @@ PARAMS: Dict[str, Dict[str, str]] = {
         "nameEn": "name_en",
         "price": "price",
         "supplierId": "supplier_id",
+        "imageUrl": "image_url",
         "expectedVersion": "expected_version",
     },
     "quotes/list": {"page": "page", "limit": "limit", "author": "author", "tags": "tags"},
@@ -583,6 +585,7 @@ class ClientMethods:
         name_en: Union[Optional[str], _w.Unset] = _w.UNSET,
         price: int,
         supplier_id: Union[Optional[str], _w.Unset] = _w.UNSET,
+        image_url: Union[Optional[str], _w.Unset] = _w.UNSET,
         timeout: Optional[float] = None,
     ) -> Product:
         """Creates a product; products/listUpdated {reason: created} precedes the reply. Durable once
@@ -597,6 +600,8 @@ class ClientMethods:
             price: won (at least 0)
             supplier_id: an existing supplier (UNSET leaves it out, None sends null; wire
                 `supplierId`)
+            image_url: the picture: an http, https or file URL (file:///absolute/path) (UNSET leaves
+                it out, None sends null; wire `imageUrl`)
             timeout: seconds to wait for the reply; None: the client's default.
 
         Returns: Product.
@@ -608,6 +613,8 @@ class ClientMethods:
         params["price"] = _w.to_json(price)
         if supplier_id is not _w.UNSET:
             params["supplierId"] = _w.to_json(supplier_id)
+        if image_url is not _w.UNSET:
+            params["imageUrl"] = _w.to_json(image_url)
         result = self.request("products/create", params, timeout=timeout)
         return Product.from_json(result)
 
@@ -693,12 +700,13 @@ class ClientMethods:
         name_en: Union[Optional[str], _w.Unset] = _w.UNSET,
         price: Optional[int] = None,
         supplier_id: Union[Optional[str], _w.Unset] = _w.UNSET,
+        image_url: Union[Optional[str], _w.Unset] = _w.UNSET,
         expected_version: Optional[int] = None,
         timeout: Optional[float] = None,
     ) -> Product:
-        """Changes the fields given (null clears nameEn or supplierId); products/listUpdated {reason:
-        updated} and products/changed precede the reply. A stale expectedVersion: -32009 with the
-        current version.
+        """Changes the fields given (null clears nameEn, supplierId or imageUrl); products/listUpdated
+        {reason: updated} and products/changed precede the reply. A stale expectedVersion: -32009
+        with the current version.
 
         Calls `products/update`.
 
@@ -709,6 +717,8 @@ class ClientMethods:
             price: won (at least 0; None leaves it out)
             supplier_id: null removes the supplier (UNSET leaves it out, None sends null; wire
                 `supplierId`)
+            image_url: an http, https or file URL; null removes the picture (UNSET leaves it out,
+                None sends null; wire `imageUrl`)
             expected_version: the version the client saw; the update fails if it changed (at least
                 0; None leaves it out; wire `expectedVersion`)
             timeout: seconds to wait for the reply; None: the client's default.
@@ -725,6 +735,8 @@ class ClientMethods:
             params["price"] = _w.to_json(price)
         if supplier_id is not _w.UNSET:
             params["supplierId"] = _w.to_json(supplier_id)
+        if image_url is not _w.UNSET:
+            params["imageUrl"] = _w.to_json(image_url)
         if expected_version is not None:
             params["expectedVersion"] = _w.to_json(expected_version)
         result = self.request("products/update", params, timeout=timeout)
@@ -1396,6 +1408,7 @@ class AsyncClientMethods:
         name_en: Union[Optional[str], _w.Unset] = _w.UNSET,
         price: int,
         supplier_id: Union[Optional[str], _w.Unset] = _w.UNSET,
+        image_url: Union[Optional[str], _w.Unset] = _w.UNSET,
         timeout: Optional[float] = None,
     ) -> Product:
         """Creates a product; products/listUpdated {reason: created} precedes the reply. Durable once
@@ -1410,6 +1423,8 @@ class AsyncClientMethods:
             price: won (at least 0)
             supplier_id: an existing supplier (UNSET leaves it out, None sends null; wire
                 `supplierId`)
+            image_url: the picture: an http, https or file URL (file:///absolute/path) (UNSET leaves
+                it out, None sends null; wire `imageUrl`)
             timeout: seconds to wait for the reply; None: the client's default.
 
         Returns: Product.
@@ -1421,6 +1436,8 @@ class AsyncClientMethods:
         params["price"] = _w.to_json(price)
         if supplier_id is not _w.UNSET:
             params["supplierId"] = _w.to_json(supplier_id)
+        if image_url is not _w.UNSET:
+            params["imageUrl"] = _w.to_json(image_url)
         result = await self.request("products/create", params, timeout=timeout)
         return Product.from_json(result)
 
@@ -1506,12 +1523,13 @@ class AsyncClientMethods:
         name_en: Union[Optional[str], _w.Unset] = _w.UNSET,
         price: Optional[int] = None,
         supplier_id: Union[Optional[str], _w.Unset] = _w.UNSET,
+        image_url: Union[Optional[str], _w.Unset] = _w.UNSET,
         expected_version: Optional[int] = None,
         timeout: Optional[float] = None,
     ) -> Product:
-        """Changes the fields given (null clears nameEn or supplierId); products/listUpdated {reason:
-        updated} and products/changed precede the reply. A stale expectedVersion: -32009 with the
-        current version.
+        """Changes the fields given (null clears nameEn, supplierId or imageUrl); products/listUpdated
+        {reason: updated} and products/changed precede the reply. A stale expectedVersion: -32009
+        with the current version.
 
         Calls `products/update`.
 
@@ -1522,6 +1540,8 @@ class AsyncClientMethods:
             price: won (at least 0; None leaves it out)
             supplier_id: null removes the supplier (UNSET leaves it out, None sends null; wire
                 `supplierId`)
+            image_url: an http, https or file URL; null removes the picture (UNSET leaves it out,
+                None sends null; wire `imageUrl`)
             expected_version: the version the client saw; the update fails if it changed (at least
                 0; None leaves it out; wire `expectedVersion`)
             timeout: seconds to wait for the reply; None: the client's default.
@@ -1538,6 +1558,8 @@ class AsyncClientMethods:
             params["price"] = _w.to_json(price)
         if supplier_id is not _w.UNSET:
             params["supplierId"] = _w.to_json(supplier_id)
+        if image_url is not _w.UNSET:
+            params["imageUrl"] = _w.to_json(image_url)
         if expected_version is not None:
             params["expectedVersion"] = _w.to_json(expected_version)
         result = await self.request("products/update", params, timeout=timeout)

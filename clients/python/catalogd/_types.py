@@ -993,6 +993,8 @@ class Product:
     """(`updatedAt`)"""
     version: int
     """grows by one at every update (`version`)"""
+    image_url: Optional[str]
+    """the picture: http, https or file URL; null when it has none (`imageUrl`)"""
 
     @classmethod
     def from_json(cls, obj: Any) -> Product:
@@ -1007,6 +1009,7 @@ class Product:
             created_at=_w.required(obj, "createdAt", "Product"),
             updated_at=_w.required(obj, "updatedAt", "Product"),
             version=_w.required(obj, "version", "Product"),
+            image_url=_w.required(obj, "imageUrl", "Product"),
         )
 
     def to_json(self) -> Dict[str, Any]:
@@ -1020,6 +1023,7 @@ class Product:
         out["createdAt"] = _w.to_json(self.created_at)
         out["updatedAt"] = _w.to_json(self.updated_at)
         out["version"] = _w.to_json(self.version)
+        out["imageUrl"] = _w.to_json(self.image_url)
         return out
 
 

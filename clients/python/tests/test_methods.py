@@ -140,6 +140,7 @@ def test_nullable_params_tell_null_from_absent():
     product = {
         "id": "p1", "nameKo": "사과", "nameEn": None, "price": 1000, "supplier": None,
         "createdAt": "2024-01-01T00:00:00Z", "updatedAt": "2024-01-01T00:00:00Z", "version": 2,
+        "imageUrl": None,
     }
     r = Recorder(result=product)
     got = r.products_update(id="p1", name_en=None)
