@@ -10,6 +10,7 @@ struct Options {
            catalogd-bench --feeds [--photo-files N] [--feed-products N] [--open-feeds N] [--json]
            catalogd-bench --places N [--json]
            catalogd-bench --shared [--places N] [--requests N] [--pingpong N] [--json]
+           catalogd-bench --reads [--products N] [--places N] [--json]
            catalogd-bench --live-feeds [--feed-products N] [--open-feeds N] [--photo-files N]
                           [--postgres] [--json]
 
@@ -40,6 +41,10 @@ struct Options {
       --shared           only the shared daemon's figures: 8 clients through forwarders
                          searching --places N (default 1000000) places, beside a daemon of
                          a client's own; what a forwarder adds to echo; call --remote=auto
+      --reads            only the reads' round trips as multiples of the echo's, measured in
+                         turn in one run on --products N (default 1000000) products and
+                         --places N (default 1000000) places; again while another daemon
+                         creates 1,000 products a second; pipelined gets of random ids
     """
 
   var binary = getenv("CATALOGD_BIN").map { String(cString: $0) } ?? ".build/release/catalogd"
@@ -59,6 +64,7 @@ struct Options {
   var openFeeds = 1_000
   var places = 0
   var shared = false
+  var reads = false
   var help = false
 
   init(_ arguments: some Sequence<String>) throws {
@@ -96,6 +102,7 @@ struct Options {
       case "--open-feeds": openFeeds = max(1, try count())
       case "--places": places = try count()
       case "--shared": shared = true
+      case "--reads": reads = true
       case "-h", "--help": help = true
       case "--framing":
         let text = try value()

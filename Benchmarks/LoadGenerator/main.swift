@@ -25,6 +25,13 @@ func run(_ arguments: ArraySlice<String>) async -> Int32 {
   var report = Report(json: options.json)
   if options.calibrate {
     calibrate(options, into: &report)
+  } else if options.reads {
+    do {
+      try ReadsBenchmark(options: options).run(into: &report)
+    } catch {
+      printError("catalogd-bench: \(error)")
+      return 1
+    }
   } else if options.shared {
     do {
       try SharedDaemonBenchmark(options: options).run(into: &report)

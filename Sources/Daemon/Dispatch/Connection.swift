@@ -314,6 +314,19 @@ final class Connection: @unchecked Sendable {
       reply: { [self] result in
         if let number = sequence.number { finish(number, .result(result)) }
       })
+    if let now = handler.now {
+      let reply: Reply?
+      do {
+        reply = try now(params, context)
+      } catch {
+        reply = .error(wireError(error, method: method))
+      }
+      if let reply {
+        daemon.timings.record(method, since: request.received)
+        send(reply, id: id, to: target, wake: wake)
+        return
+      }
+    }
     switch handler.body {
     case .inline(let body):
       let reply: Reply

@@ -28,6 +28,11 @@ struct Method: Sendable {
   /// work at once to a thread of its own (a database connection's), which
   /// then saves one of two wake-ups. Never for one that may block first.
   var startsOnReader = false
+  /// The read, answered on the reader thread before any task starts, when it
+  /// can be at once (a local file read on that thread's own connection): nil
+  /// means it cannot, and `body` runs as usual. No thread hand-off at all,
+  /// for the reads clients make most.
+  var now: (@Sendable (JSON?, RequestContext) throws -> Reply?)?
 
   var name: String { contract.name }
 
@@ -47,6 +52,30 @@ struct Method: Sendable {
     Method(
       contract: contract, body: .task { try await body(try contract.check($0), $1) }, lane: lane,
       startsOnReader: startsOnReader)
+  }
+
+  /// A read that `now` answers on the reader thread when it can, else `body`
+  /// as a task (see `Method.now`).
+  static func read(
+    _ contract: MethodContract,
+    now: @escaping @Sendable (Params, RequestContext) throws -> JSON?,
+    _ body: @escaping @Sendable (Params, RequestContext) async throws -> JSON
+  ) -> Method {
+    Method(
+      contract: contract, body: .task { try await body(try contract.check($0), $1) }, lane: nil,
+      startsOnReader: true, now: { try now(try contract.check($0), $1).map(Reply.result) })
+  }
+
+  /// `read` for a result written as JSON text (`encodingTask`).
+  static func encodingRead(
+    _ contract: MethodContract,
+    now: @escaping @Sendable (Params, RequestContext) throws -> EncodedJSON?,
+    _ body: @escaping @Sendable (Params, RequestContext) async throws -> EncodedJSON
+  ) -> Method {
+    Method(
+      contract: contract, body: .encodingTask { try await body(try contract.check($0), $1) },
+      lane: nil, startsOnReader: true,
+      now: { try now(try contract.check($0), $1).map(Reply.encodedResult) })
   }
 
   static func encodingTask(

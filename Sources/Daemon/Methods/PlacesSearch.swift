@@ -32,10 +32,18 @@ enum PlacesSearch {
     result: .component(PlaceSchemas.placeSearchResult))
 
   /// Written straight from the rows: the map's hot path. Once the index is
-  /// built, a search is short CPU work (Benchmarks/README.md), so it starts on the reader.
-  static let method = Method.encodingTask(contract, startsOnReader: true) { params, context in
+  /// built, a search is short CPU work (Benchmarks/README.md): the reader thread answers it.
+  static let method = Method.encodingRead(contract, now: now) { params, context in
     let search = try query(params, page: params[page], size: params[size])
     return EncodedJSON(writtenBy: try await context.daemon.services.places.searchJSON(search))
+  }
+
+  /// The page from the index in memory, when it is ready (see `Method.read`).
+  private static func now(_ params: Params, _ context: RequestContext) throws -> EncodedJSON? {
+    let search = try query(params, page: params[page], size: params[size])
+    return try context.daemon.services.places.searchJSONNow(search).map {
+      EncodedJSON(writtenBy: $0)
+    }
   }
 
   /// The search of `filters`, shared with the places feed source. The

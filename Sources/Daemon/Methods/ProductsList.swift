@@ -29,9 +29,15 @@ enum ProductsList {
   static let numberedPagingReason: LocalizedText =
     "products/list pages by cursor: send the previous page's nextCursor as cursor"
 
-  static let method = Method.task(contract, startsOnReader: true) { params, context in
+  static let method = Method.read(contract, now: now) { params, context in
     let query = listQuery(params, cursor: params[cursor], limit: params[limit])
     return try await context.daemon.services.products.list(query).json
+  }
+
+  /// The page read on the reader thread, when the catalog can (see `Method.read`).
+  private static func now(_ params: Params, _ context: RequestContext) throws -> JSON? {
+    let query = listQuery(params, cursor: params[cursor], limit: params[limit])
+    return try context.daemon.services.products.listNow(query)?.json
   }
 
   /// The list query of `filters`, shared with the products feed source.

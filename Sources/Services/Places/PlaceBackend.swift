@@ -22,9 +22,16 @@ public protocol PlaceBackend: Sendable {
   func importPlaces(
     path: String, progress: @escaping @Sendable (PlaceImportProgress) -> Void
   ) async throws -> PlaceImportResult
+
+  /// `searchJSON`, answered at once on the calling thread when the backend
+  /// can do that without waiting (an index in memory); nil when it cannot,
+  /// and `searchJSON` must be asked.
+  func searchJSONNow(_ search: PlaceSearch) throws -> [UInt8]?
 }
 
 extension PlaceBackend {
+  public func searchJSONNow(_ search: PlaceSearch) throws -> [UInt8]? { nil }
+
   /// The result's tree, serialized: for a backend with nothing faster.
   public func searchJSON(_ search: PlaceSearch) async throws -> [UInt8] {
     try await self.search(search).json.serialized()

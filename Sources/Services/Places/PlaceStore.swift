@@ -45,6 +45,9 @@ public final class PlaceStore: PlaceBackend {
     /// The build of the current index (running or finished); nil before the
     /// first search and after a failed build.
     var build: Task<LoadedIndex, any Error>?
+    /// What `build` gave, once it finished: searches that find it here and
+    /// no version check due answer without awaiting anything.
+    var loaded: LoadedIndex?
     /// When a search last compared the file's version with the index's.
     var lastCheck = ContinuousClock.now
   }
@@ -126,7 +129,7 @@ public final class PlaceStore: PlaceBackend {
   // MARK: - Reads
 
   public func search(_ search: PlaceSearch) async throws -> PlaceSearchResult {
-    let (page, totalCount) = try await find(search)
+    let (page, totalCount) = find(search, in: try await loadedIndex())
     var items: [Place] = []
     if !page.isEmpty {
       // The index's build opened the file (and made it, if new) first.
@@ -145,7 +148,22 @@ public final class PlaceStore: PlaceBackend {
   /// The same page as `search`, written as its JSON text straight from the
   /// rows (`PlaceRowJSON`).
   public func searchJSON(_ search: PlaceSearch) async throws -> [UInt8] {
-    let (page, totalCount) = try await find(search)
+    try json(search, try await loadedIndex())
+  }
+
+  /// `searchJSON` from the index in memory, when it is built and no check of
+  /// the file's version is due (the searching thread reads the page's rows
+  /// itself, see `PlacePageReader`).
+  public func searchJSONNow(_ search: PlaceSearch) throws -> [UInt8]? {
+    let loaded = indexState.withLock { state in
+      state.lastCheck.duration(to: .now) < recheckInterval ? state.loaded : nil
+    }
+    guard let loaded else { return nil }
+    return try json(search, loaded)
+  }
+
+  private func json(_ search: PlaceSearch, _ loaded: LoadedIndex) throws -> [UInt8] {
+    let (page, totalCount) = find(search, in: loaded)
     var output: [UInt8] = []
     output.reserveCapacity(256 + page.count * 512)
     output.append(contentsOf: #"{"items":["#.utf8)
@@ -158,10 +176,9 @@ public final class PlaceStore: PlaceBackend {
   }
 
   /// The row keys and distances of a search's page, and its match count.
-  private func find(_ search: PlaceSearch) async throws -> (
+  private func find(_ search: PlaceSearch, in loaded: LoadedIndex) -> (
     page: [(key: Int64, distance: Int?)], totalCount: Int
   ) {
-    let loaded = try await loadedIndex()
     let found = loaded.index.search(PlaceIndex.Query(search))
     let window = search.window.clamped(to: 0..<found.hits.count)
     return (found.hits[window].map { (loaded.keys[$0.point], $0.distance) }, found.totalCount)
@@ -215,9 +232,12 @@ public final class PlaceStore: PlaceBackend {
       loaded = try await build.value
     } catch {
       indexState.withLock { state in
-        if state.build == build { state.build = nil }
+        if state.build == build { (state.build, state.loaded) = (nil, nil) }
       }
       throw error
+    }
+    indexState.withLock { state in
+      if state.build == build { state.loaded = loaded }
     }
     let isDue = indexState.withLock { state in
       guard state.lastCheck.duration(to: .now) >= recheckInterval else { return false }
@@ -241,11 +261,16 @@ public final class PlaceStore: PlaceBackend {
     let build = indexState.withLock { state in
       if let current = state.build, current != replaced { return current }
       let build = makeBuild()
-      state.build = build
+      // Searches wait for the new index rather than answer from the old one.
+      (state.build, state.loaded) = (build, nil)
       state.lastCheck = .now
       return build
     }
-    return try await build.value
+    let loaded = try await build.value
+    indexState.withLock { state in
+      if state.build == build { state.loaded = loaded }
+    }
+    return loaded
   }
 
   private func makeBuild() -> Task<LoadedIndex, any Error> {

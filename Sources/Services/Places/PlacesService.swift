@@ -24,6 +24,12 @@ public final class PlacesService: Sendable {
     try await backend.searchJSON(search)
   }
 
+  /// `searchJSON` answered on the calling thread, or nil when only
+  /// `searchJSON` can answer (see `PlaceBackend.searchJSONNow`).
+  public func searchJSONNow(_ search: PlaceSearch) throws -> [UInt8]? {
+    try backend.searchJSONNow(search)
+  }
+
   /// The place with `id`.
   /// - Throws: `NotFound`, `UpstreamFailure`, `CancellationError`, `SQLiteError`.
   public func get(id: String) async throws -> Place {

@@ -20,4 +20,16 @@ public protocol ProductBackend: Sendable {
   /// as they are noticed; finishes when the backend is closed. A backend that
   /// cannot notice them returns a stream that never yields.
   func externalChanges() -> AsyncStream<ProductChange>
+
+  /// `get`, answered at once on the calling thread when the backend can do
+  /// that without waiting (a local file it reads directly); nil when it
+  /// cannot, and `get` must be asked.
+  func getNow(id: String) throws -> Product?
+  /// `list`, likewise.
+  func listNow(_ query: ProductListQuery) throws -> ProductPage?
+}
+
+extension ProductBackend {
+  public func getNow(id: String) throws -> Product? { nil }
+  public func listNow(_ query: ProductListQuery) throws -> ProductPage? { nil }
 }

@@ -10,15 +10,31 @@ public final class ProductsService: Sendable {
   }
 
   public func list(_ query: ProductListQuery) async throws -> ProductPage {
-    if let text = query.query, text.count > ProductValidation.maxNameLength {
-      throw InvalidArgument(
-        field: "query", reason: "longer than \(ProductValidation.maxNameLength) characters")
-    }
+    try Self.check(query)
     return try await backend.list(query)
   }
 
   public func get(id: String) async throws -> Product {
     try await backend.get(id: id)
+  }
+
+  /// `list` answered on the calling thread, or nil when only `list` can
+  /// answer (see `ProductBackend.listNow`).
+  public func listNow(_ query: ProductListQuery) throws -> ProductPage? {
+    try Self.check(query)
+    return try backend.listNow(query)
+  }
+
+  /// `get` answered on the calling thread, or nil (see `ProductBackend.getNow`).
+  public func getNow(id: String) throws -> Product? {
+    try backend.getNow(id: id)
+  }
+
+  private static func check(_ query: ProductListQuery) throws(InvalidArgument) {
+    if let text = query.query, text.count > ProductValidation.maxNameLength {
+      throw InvalidArgument(
+        field: "query", reason: "longer than \(ProductValidation.maxNameLength) characters")
+    }
   }
 
   public func create(_ draft: ProductDraft, changed: @Sendable (ProductChange) -> Void)

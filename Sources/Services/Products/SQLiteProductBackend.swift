@@ -39,6 +39,7 @@ public final class SQLiteProductBackend: ProductBackend {
 
   public init(path: String, origin: String, pollInterval: Duration = .milliseconds(200)) {
     self.path = path
+    readers = SQLiteThreadReaders(path: path)
     images = DemoProductImages(
       dataDirectory: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
     self.origin = origin
@@ -50,6 +51,10 @@ public final class SQLiteProductBackend: ProductBackend {
 
   /// The pictures of the demo products, beside the catalog file.
   private let images: DemoProductImages
+  /// The read-only connections of the threads that answer reads at once.
+  private let readers: SQLiteThreadReaders
+  /// Set once the file has its schema: from then on the readers may open it.
+  private let isMigrated = Atomic(false)
 
   /// The schema, then the demo catalog on a fresh file; version 4 gives the
   /// demo products (the first rows, still of their demo names) their pictures.
@@ -80,8 +85,9 @@ public final class SQLiteProductBackend: ProductBackend {
       if !folder.isEmpty {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       }
-      let made = try SQLiteConnection(path: path) { database in
+      let made = try SQLiteConnection(path: path) { [weak self] database in
         try database.migrate(Self.migrations)
+        self?.isMigrated.store(true, ordering: .releasing)
       }
       // The demo products list at once; their pictures follow.
       images.populateInBackground()
@@ -104,9 +110,7 @@ public final class SQLiteProductBackend: ProductBackend {
     let (rows, total) = try await connection().read { [self] database in
       let count = statements.count
       guard statements.text != nil else {
-        let total = try database.queryOne(count.sql, count.parameters) { try $0.int(0) } ?? 0
-        let page = statements.page(after: cursor, plan: .scan)
-        return (try database.query(page.sql, page.parameters, row: Self.product), total)
+        return try Self.unsearchedPage(statements, after: cursor, in: database)
       }
       let log =
         try database.queryOne(
@@ -141,6 +145,49 @@ public final class SQLiteProductBackend: ProductBackend {
     return images.resolved(
       ProductRow.page(
         rows, limit: query.limit, sort: query.sort, filter: filter, totalCount: total))
+  }
+
+  /// A page without search text: its total is one row of the kept counts,
+  /// its rows one index range.
+  private static func unsearchedPage(
+    _ statements: ProductListSQL, after cursor: ProductCursor?, in database: SQLiteDatabase
+  ) throws -> ([ProductRow], Int) {
+    let count = statements.count
+    let total = try database.queryOne(count.sql, count.parameters) { try $0.int(0) } ?? 0
+    let page = statements.page(after: cursor, plan: .scan)
+    return (try database.query(page.sql, page.parameters, row: Self.product), total)
+  }
+
+  /// A page without search text, read on this thread (a search may count many
+  /// rows, too long to hold up the thread that reads the client's requests).
+  public func listNow(_ query: ProductListQuery) throws -> ProductPage? {
+    guard isMigrated.load(ordering: .acquiring) else { return nil }
+    guard let resolved = try ProductListFilter(query) else {
+      return ProductPage(items: [], nextCursor: nil, totalCount: 0)
+    }
+    let statements = ProductListSQL(query: query, filter: resolved)
+    guard statements.text == nil,
+      let (rows, total) = try readers.read({ database in
+        try Self.unsearchedPage(statements, after: resolved.cursor, in: database)
+      })
+    else { return nil }
+    return images.resolved(
+      ProductRow.page(
+        rows, limit: query.limit, sort: query.sort, filter: resolved.digest, totalCount: total))
+  }
+
+  /// `get` on this thread's own read-only connection.
+  public func getNow(id: String) throws -> Product? {
+    guard isMigrated.load(ordering: .acquiring) else { return nil }
+    guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
+    guard
+      let found = try readers.read({ database in
+        try database.queryOne(
+          Self.selectProduct + " WHERE p.id = ?", [.integer(rowID)], row: Self.product)
+      })
+    else { return nil }
+    guard let found else { throw NotFound(resource: "product", id: id) }
+    return images.resolved(found.product)
   }
 
   public func get(id: String) async throws -> Product {
