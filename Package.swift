@@ -24,7 +24,7 @@ let package = Package(
       dependencies: ["Protocol", "CCurlShim", "CSQLite"],
       exclude: [
         "Quotes/Corpus", "Products/Upstream/products.graphql",
-        "Products/Upstream/operations.graphql",
+        "Products/Upstream/operations.graphql", "Places/DemoSeoulDongs.LICENCE.md",
       ]
     ),
     .executableTarget(name: "Daemon", dependencies: ["Protocol", "Services"]),

@@ -37,7 +37,8 @@ struct Options {
                          feed (with --postgres on PostgreSQL too, --feed-products products), a
                          file added to the --photo-files folder reaching 10 photos feeds
       --places N         only the places figures, on N places (seeded once into
-                         .build/bench-data/places-N with `catalogd import places FILE`)
+                         .build/bench-data/places-N-<generator's fingerprint> with
+                         `catalogd import places FILE`)
       --shared           only the shared daemon's figures: 8 clients through forwarders
                          searching --places N (default 1000000) places, beside a daemon of
                          a client's own; what a forwarder adds to echo; call --remote=auto

@@ -26,6 +26,11 @@ public enum MessageCatalog {
     "Not saved: the disk that holds the data is full. Free some space, then try again.": "저장하지 못했습니다. 데이터가 있는 디스크가 가득 찼습니다. 공간을 확보한 뒤 다시 시도하세요.",
     "The {0} server answered with an error; try again later.": "{0} 서버가 오류로 응답했습니다. 잠시 후 다시 시도하세요.",
     "{0}": "{0}",
+    "The image server {0} cannot be reached; try again later.": "{0} 이미지 서버에 연결할 수 없습니다. 잠시 후 다시 시도하세요.",
+    "The image server {0} answered with status {1}; the image could not be fetched.": "{0} 이미지 서버가 상태 {1}(으)로 응답해 이미지를 가져오지 못했습니다.",
+    "The image from {0} is larger than {1} bytes, the most the image cache takes.": "{0}의 이미지가 이미지 캐시가 받는 최대 크기인 {1}바이트보다 큽니다.",
+    "What {0} sent is not a JPEG, PNG, GIF or WebP image.": "{0}이(가) 보낸 것은 JPEG, PNG, GIF, WebP 이미지가 아닙니다.",
+    "The image from {0} could not be fetched; try again later.": "{0}에서 이미지를 가져오지 못했습니다. 잠시 후 다시 시도하세요.",
     // What was found, what was wanted.
     "any value": "아무 값",
     "null": "null",
@@ -54,6 +59,7 @@ public enum MessageCatalog {
     "place": "장소",
     "quote": "명언",
     "feed": "피드",
+    "image": "이미지",
     // Why a value is refused.
     "is required": "필수입니다",
     "expected {0}, got {1}": "{0}이어야 합니다. 받은 값: {1}",
@@ -114,5 +120,6 @@ public enum MessageCatalog {
     "must not be negative": "음수일 수 없습니다",
     "must be at most {0}": "{0} 이하여야 합니다",
     "must not be less than minLength": "minLength보다 작을 수 없습니다",
+    "was not handed out by this daemon; images/get serves only photo and product image URLs": "이 데몬이 내준 URL이 아닙니다. images/get은 사진과 상품의 이미지 URL만 제공합니다",
   ]
 }

@@ -41,4 +41,30 @@ final class WireErrorTests: XCTestCase {
       SQLiteError(code: corrupt, message: "malformed", sql: nil), method: "products/get")
     XCTAssertEqual(error, .internalError)
   }
+
+  /// A failed image download names the URL's host, in both languages:
+  /// -32020 (retryable) when it could not be reached, -32021 for what it sent.
+  func testImageDownloadFailuresNameTheHost() {
+    let cases: [(ImageFetchError, Int)] = [
+      (.unavailable(host: "img.example", reason: "timed out"), RPCError.upstreamUnavailableCode),
+      (.badStatus(host: "img.example", status: 500), RPCError.upstreamErrorCode),
+      (.tooLarge(host: "img.example", limit: 1_048_576), RPCError.upstreamErrorCode),
+      (.notAnImage(host: "img.example"), RPCError.upstreamErrorCode),
+      (.failed(host: "img.example", reason: "too many redirects"), RPCError.upstreamErrorCode),
+    ]
+    for (failure, code) in cases {
+      let error = wireError(failure, method: "images/get")
+      XCTAssertEqual(error.code, code, "\(failure)")
+      XCTAssertEqual(error.data?["host"], "img.example")
+      XCTAssertEqual(error.data?["service"], "images")
+      for locale in [MessageLocale.english, .korean] {
+        let message = error.message.text(in: locale)
+        XCTAssertTrue(message.contains("img.example"), message)
+        XCTAssertFalse(message.contains("{"), message)
+      }
+    }
+    XCTAssertEqual(
+      wireError(ImageFetchError.badStatus(host: "img.example", status: 404), method: "images/get")
+        .data?["status"], 404)
+  }
 }

@@ -49,6 +49,7 @@ def test_a_fresh_data_dir_has_several_pages_of_samples(daemon):
         assert photo["source"] == "folder" and photo["url"].startswith("file://")
         assert photo["bytes"] == os.path.getsize(unquote(urlparse(photo["url"]).path)) and photo["pageUrl"] is None
         assert photo["width"] > 0 and photo["height"] > 0
+        assert isinstance(photo["author"], str) and photo["author"], f"every sample names its author (GIFs in XMP): {photo}"
     assert {os.path.splitext(p)[1] for p in paths} == {".png", ".gif", ".jpg", ".webp"}
     past_the_end = daemon.result("photos/list", {"page": 5})
     assert past_the_end == {"items": [], "page": 5, "nextPage": None}

@@ -24,8 +24,12 @@ def metres(a: dict, b: dict) -> float:
 
 @pytest.fixture(scope="module")
 def places(shared_daemon_factory):
-    """One daemon for the read-only tests: its demo dataset is built once."""
-    return shared_daemon_factory("ndjson").get()
+    """One daemon for the read-only tests: its demo dataset is built once, by
+    this first search (generating and indexing 50,000 places is slow on a loaded
+    machine, so it gets a longer deadline than the tests' requests)."""
+    daemon = shared_daemon_factory("ndjson").get()
+    daemon.result("places/search", {"category": "SW8", **CITY_HALL, "radius": 1}, timeout=180)
+    return daemon
 
 
 def test_categories_are_kakaos_eighteen(places):

@@ -8,7 +8,7 @@ enum PhotoSchemas {
       Member("id", .string, required: true, "stable across restarts"),
       Member(
         "author", .nullable(.string), required: true,
-        "from the file's metadata (EXIF Artist, PNG Author) or the upstream"),
+        "from the file's metadata (EXIF Artist, PNG Author, GIF XMP dc:creator) or the upstream"),
       Member("width", .integer, required: true, "as stored (EXIF rotation is not applied)"),
       Member("height", .integer, required: true),
       Member(

@@ -39,8 +39,46 @@ func wireError(_ error: any Error, method: String) -> RPCError {
     Log.info(
       "upstream refused", ["rpc.method": method, "service": service, "status": String(status)])
     return .upstreamRefused(service: service, status: status, message: message)
+  case let error as ImageFetchError:
+    Log.warn(
+      "image download failed", ["rpc.method": method, "host": error.host, "error": "\(error)"])
+    return imageFetchError(error)
   default:
     Log.error("internal error", ["rpc.method": method, "error": "\(error)"])
     return .internalError
   }
+}
+
+/// An image download that failed: -32020 when the host could not be reached
+/// (retryable), -32021 for what it answered; the message names the host.
+private func imageFetchError(_ error: ImageFetchError) -> RPCError {
+  var data: JSONObject = ["service": "images", "host": JSON(error.host)]
+  let code: Int
+  let message: LocalizedText
+  switch error {
+  case .unavailable(let host, let reason):
+    code = RPCError.upstreamUnavailableCode
+    message = .phrase("The image server \(host) cannot be reached; try again later.")
+    data["retryable"] = true
+    data["reason"] = JSON(reason)
+  case .badStatus(let host, let status):
+    code = RPCError.upstreamErrorCode
+    message = .phrase(
+      "The image server \(host) answered with status \(status); the image could not be fetched.")
+    data["status"] = JSON(status)
+  case .tooLarge(let host, let limit):
+    code = RPCError.upstreamErrorCode
+    message = .phrase(
+      "The image from \(host) is larger than \(limit) bytes, the most the image cache takes.")
+    data["reason"] = JSON(error.description)
+  case .notAnImage(let host):
+    code = RPCError.upstreamErrorCode
+    message = .phrase("What \(host) sent is not a JPEG, PNG, GIF or WebP image.")
+    data["reason"] = JSON(error.description)
+  case .failed(let host, let reason):
+    code = RPCError.upstreamErrorCode
+    message = .phrase("The image from \(host) could not be fetched; try again later.")
+    data["reason"] = JSON(reason)
+  }
+  return RPCError(code: code, message: message, data: .object(data))
 }

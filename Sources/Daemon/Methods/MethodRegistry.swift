@@ -13,6 +13,7 @@ enum MethodRegistry {
     FeedsLoadMore.method,
     FeedsOpen.method,
     FeedsRefresh.method,
+    ImagesGet.method,
     PhotosImage.method,
     PhotosList.method,
     PlacesCategories.method,

@@ -25,6 +25,8 @@ struct Configuration: Sendable {
   var maxInFlight = 256
   var maxQueuedOutputBytes = 64 << 20
   var maxOpenFeeds = FeedEngine.defaultMaxOpenFeeds
+  /// The image cache's bound, in MiB (`images/get` and remote `photos/image`).
+  var imageCacheMegabytes = Configuration.defaultImageCacheMegabytes
   /// The config file that was read, if any.
   var configPath: String?
   /// Where a forwarder sends the session (`--remote`); nil serves it here.
@@ -38,6 +40,10 @@ struct Configuration: Sendable {
   var initialFraming: Framing {
     if case .fixed(let framing) = framing { framing } else { .ndjson }
   }
+
+  /// 256 MiB: about a hundred photos at full resolution, or thousands of
+  /// screen-sized ones and product pictures; the size the photo cache had.
+  static let defaultImageCacheMegabytes = 256
 
   static func defaultDataDirectory() -> String {
     let environment = ProcessInfo.processInfo.environment

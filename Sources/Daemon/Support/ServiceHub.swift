@@ -14,6 +14,7 @@ final class ServiceHub: Sendable {
   let products: ProductsService
   let photos: PhotosService
   let places: PlacesService
+  let images: ImagesService
   /// The clients served now, each with its feeds and notifications.
   let sessions = SessionRegistry()
   /// Set once changes made by other daemons are forwarded to the sessions.
@@ -38,11 +39,17 @@ final class ServiceHub: Sendable {
         path: configuration.dataDirectory + "/catalog.sqlite", origin: Self.instanceId)
     }
     products = ProductsService(backend: productBackend)
+    // One image cache and one record of served URLs for the whole daemon:
+    // photos/image and images/get share the files, and so do all sessions.
+    let imageCache = ImageCache(
+      directory: configuration.dataDirectory + "/image-cache",
+      limitBytes: configuration.imageCacheMegabytes << 20,
+      formerDirectory: configuration.dataDirectory + "/photo-cache")
+    let servedImageURLs = ServedImageURLs()
     if let photosURL = configuration.photosURL {
       photos = PhotosService(
         backend: PicsumPhotoBackend(
-          baseURL: photosURL, cacheDirectory: configuration.dataDirectory + "/photo-cache",
-          timeout: timeout))
+          baseURL: photosURL, cache: imageCache, served: servedImageURLs, timeout: timeout))
     } else {
       // Without a folder of their own, clients see generated samples in the data dir.
       photos = PhotosService(
@@ -59,6 +66,16 @@ final class ServiceHub: Sendable {
       places = PlacesService(
         backend: PlaceStore(path: configuration.dataDirectory + "/places.sqlite"))
     }
+    images = ImagesService(
+      cache: imageCache, served: servedImageURLs,
+      authorities: [photos, Self.productImageURLs(products)], timeout: timeout)
+  }
+
+  /// The products' side of `images/get`: whether a product's `imageUrl` is
+  /// the URL. Products hand out no image URL yet, so it vouches for none; the
+  /// catalog's lookup goes here (`ProductImageURLs { url in … }`).
+  private static func productImageURLs(_ products: ProductsService) -> ProductImageURLs {
+    .none
   }
 
   /// The shared catalog on PostgreSQL. Nothing connects yet: the first
@@ -129,6 +146,7 @@ final class ServiceHub: Sendable {
     let services = [
       ("quotes", quotes.backend.kind), ("products", products.backend.kind),
       ("photos", photos.backend.kind), ("places", places.backend.kind), ("feeds", "embedded"),
+      ("images", "embedded"),
     ]
     return .object(
       JSONObject(

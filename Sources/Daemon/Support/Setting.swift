@@ -81,6 +81,13 @@ struct Setting: Sendable {
       configuration.upstreamTimeoutMilliseconds = try positive(value)
     },
     Setting(
+      flag: "--image-cache-mb", environment: "CATALOGD_IMAGE_CACHE_MB", key: "imageCacheMb",
+      valueName: "N",
+      help: "MiB of downloaded images kept on disk, least recently used out first (default 256)"
+    ) { configuration, value throws(ConfigurationError) in
+      configuration.imageCacheMegabytes = min(try positive(value), maxImageCacheMegabytes)
+    },
+    Setting(
       flag: "--max-message-bytes", environment: "CATALOGD_MAX_MESSAGE_BYTES",
       key: "maxMessageBytes",
       valueName: "N", help: "largest message accepted (default 16777216)"
@@ -129,6 +136,10 @@ struct Setting: Sendable {
       configuration.idleTimeoutSeconds = try positive(value)
     },
   ]
+
+  /// 1 TiB: more than any disk the cache sits on, and far from overflowing
+  /// when turned into bytes.
+  static let maxImageCacheMegabytes = 1 << 20
 
   private static func invalid(_ value: String) -> ConfigurationError {
     ConfigurationError(description: "invalid value \"\(value)\"")

@@ -81,6 +81,27 @@ public final class FolderPhotoBackend: PhotoBackend {
       path: path, contentType: photo.format.contentType, bytes: Int(status.st_size), cached: true)
   }
 
+  /// Whether `url` is the `file:` URL of a photo of the folder: the URL
+  /// `photos/list` gives it (its path decoded), looked up by the id of its
+  /// relative path, so that a path outside the folder or with `..` never is.
+  public func handedOut(imageURL url: ImageURL) async throws -> Bool {
+    let prefix = index.folder + "/"
+    // Byte-wise: String's hasPrefix would take canonically equivalent paths
+    // for the same. Checked first, so that another service's file (a
+    // product's picture) never scans the folder.
+    guard url.scheme == .file, let path = url.path, path.utf8.starts(with: prefix.utf8) else {
+      return false
+    }
+    let relative = String(decoding: path.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+    func isListed(_ snapshot: PhotoIndexSnapshot) -> Bool {
+      guard let photo = snapshot.photo(id: PhotoID.make(relative)) else { return false }
+      return photo.relativePath.utf8.elementsEqual(relative.utf8)
+    }
+    if isListed(try await snapshot(maxAge: laterPageMaxAge)) { return true }
+    // A file added since the last scan: look again, unless that scan is recent.
+    return isListed(try await self.snapshot(maxAge: firstPageMaxAge))
+  }
+
   /// Starts following the folder live, if not yet (and scans it), and gives
   /// a stream of its changes from now on: every caller gets its own. The
   /// stream finishes when the backend is deinitialized; the caller leaves by

@@ -11,7 +11,8 @@ public struct ImageHeader: Sendable, Hashable {
   public let width: Int
   public let height: Int
   /// The creator the file names, when it names one: the EXIF Artist tag of a
-  /// JPEG or WebP file, the PNG text "Author" or "Artist". GIF has none.
+  /// JPEG or WebP file, the PNG text "Author" or "Artist", a GIF's XMP
+  /// `dc:creator`.
   public let author: String?
 
   public init(format: ImageFormat, width: Int, height: Int, author: String? = nil) {
@@ -54,7 +55,7 @@ public struct ImageHeader: Sendable, Hashable {
     switch format {
     case .jpeg: header = try JPEGHeader.read(bytes, readingAuthor: readingAuthor)
     case .png: header = try PNGHeader.read(bytes, readingAuthor: readingAuthor)
-    case .gif: header = try GIFHeader.read(bytes)
+    case .gif: header = try GIFHeader.read(bytes, readingAuthor: readingAuthor)
     case .webp: header = try WebPHeader.read(bytes, readingAuthor: readingAuthor)
     }
     guard header.width > 0, header.height > 0 else { throw .malformed("zero width or height") }

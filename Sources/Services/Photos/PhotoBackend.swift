@@ -13,4 +13,8 @@ public protocol PhotoBackend: Sendable {
 
   /// A local file holding the image of photo `id`.
   func image(id: String) async throws -> PhotoImage
+
+  /// Whether the backend handed out `url` as a photo's URL, or would now
+  /// (`images/get` serves only such URLs).
+  func handedOut(imageURL url: ImageURL) async throws -> Bool
 }

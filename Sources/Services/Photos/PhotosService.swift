@@ -1,5 +1,5 @@
 /// The photo list app's model: pages of photos and the image of each.
-public final class PhotosService: Sendable {
+public final class PhotosService: ImageURLAuthority {
   public let backend: any PhotoBackend
 
   /// The largest `limit` of `photos/list`.
@@ -27,5 +27,10 @@ public final class PhotosService: Sendable {
   /// - Throws: `NotFound`, `UpstreamFailure`, `CancellationError`.
   public func image(id: String) async throws -> PhotoImage {
     try await backend.image(id: id)
+  }
+
+  /// Whether `url` is a photo's URL the backend handed out (`images/get`).
+  public func handedOut(_ url: ImageURL) async throws -> Bool {
+    try await backend.handedOut(imageURL: url)
   }
 }

@@ -4,7 +4,8 @@ import Synchronization
 /// Photos from a Lorem Picsum-compatible server (https://picsum.photos or a
 /// stand-in): `GET {base}/v2/list?page=&limit=` for the pages,
 /// `GET {base}/id/{id}/info` for a photo not listed yet, and its
-/// `download_url` for the image, kept in a `PhotoImageCache`.
+/// `download_url` for the image, kept in the daemon's `ImageCache` under
+/// that URL (so `images/get` of the same URL finds the same file).
 ///
 /// A page as long as `limit` is taken to have a next one (the server's Link
 /// header is not read), so the page after the last full one may be empty.
@@ -12,8 +13,6 @@ public final class PicsumPhotoBackend: PhotoBackend {
   public var kind: String { "remote" }
 
   static let service = "photos"
-  /// Largest image accepted.
-  static let maxImageBytes = 32 << 20
   /// Download URLs remembered from lists, at most.
   static let maxRemembered = 10_000
 
@@ -21,15 +20,20 @@ public final class PicsumPhotoBackend: PhotoBackend {
   private let baseURL: String
   private let timeout: Duration
   private let client: HTTPClient
-  public let cache: PhotoImageCache
+  public let cache: ImageCache
+  /// Where the download URLs of listed photos are recorded for `images/get`.
+  public let served: ServedImageURLs
   /// The download URL of each photo listed, by id: `image` needs no lookup.
   private let downloadURLs = Mutex<[String: String]>([:])
+  /// The server's scheme, host and port: `images/get` may fetch any URL of
+  /// the configured server, which the daemon talks to anyway.
+  private let origin: String?
 
   /// - Parameters:
-  ///   - cacheDirectory: where downloaded images are kept (`<data-dir>/photo-cache`).
-  ///   - cacheLimitBytes: the most the cache holds.
+  ///   - cache: where downloaded images are kept (the daemon's one cache).
+  ///   - served: records the download URLs listed, for `images/get`.
   public init(
-    baseURL: String, cacheDirectory: String, cacheLimitBytes: Int = 256 << 20,
+    baseURL: String, cache: ImageCache, served: ServedImageURLs = ServedImageURLs(),
     timeout: Duration = .seconds(10), client: HTTPClient = HTTPClient()
   ) {
     var baseURL = baseURL
@@ -37,7 +41,9 @@ public final class PicsumPhotoBackend: PhotoBackend {
     self.baseURL = baseURL
     self.timeout = timeout
     self.client = client
-    cache = PhotoImageCache(directory: cacheDirectory, limitBytes: cacheLimitBytes)
+    self.cache = cache
+    self.served = served
+    origin = ImageURL(baseURL).map(\.origin)
   }
 
   public func list(page: Int, limit: Int) async throws -> PhotoPage {
@@ -55,16 +61,27 @@ public final class PicsumPhotoBackend: PhotoBackend {
 
   public func image(id: String) async throws -> PhotoImage {
     guard !id.isEmpty, id.utf8.count <= 200 else { throw NotFound(resource: "photo", id: id) }
-    return try await cache.image(key: baseURL + "\n" + id) { [self] in
-      let url = try await downloadURL(id: id)
-      let response = try await get(url, accept: "image/*", maxBytes: Self.maxImageBytes, id: id)
+    let url = try await downloadURL(id: id)
+    let file = try await cache.image(key: url) { [self] in
+      let response = try await get(
+        url, accept: "image/*", maxBytes: cache.maxDownloadBytes, id: id)
       guard let header = try? ImageHeader.read(bytes: response.body, readingAuthor: false) else {
         throw UpstreamFailure.badResponse(
           service: Self.service, status: response.status,
           message: "the image is not a JPEG, PNG, GIF or WebP file")
       }
-      return PhotoImageCache.Download(bytes: response.body, format: header.format)
+      return ImageCache.Download(bytes: response.body, format: header.format)
     }
+    return PhotoImage(
+      path: file.path, contentType: file.format.contentType, bytes: file.bytes,
+      cached: file.cached)
+  }
+
+  /// Whether `url` is a download URL listed (recorded in `served`) or any
+  /// URL of the configured server: a list may name another host, and a URL
+  /// of the server itself is one the backend could hand out after a restart.
+  public func handedOut(imageURL url: ImageURL) async throws -> Bool {
+    served.contains(url.text) || (url.scheme != .file && url.origin == origin)
   }
 
   /// The download URL of `id`: remembered from a list, else asked for.
@@ -80,6 +97,7 @@ public final class PicsumPhotoBackend: PhotoBackend {
   }
 
   private func remember(_ items: [PicsumFormat.Item]) {
+    served.record(items.map(\.downloadURL))
     downloadURLs.withLock { urls in
       if urls.count + items.count > Self.maxRemembered { urls.removeAll() }
       for item in items { urls[item.photo.id] = item.downloadURL }

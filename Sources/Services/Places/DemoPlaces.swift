@@ -2,13 +2,16 @@ import Glibc
 
 /// The places a fresh data dir starts with, so the map shows something at
 /// once: about 50,000 places of all 18 categories over Seoul, with names,
-/// phones and addresses in Kakao's style, made deterministically.
+/// phones, addresses and page links in Kakao's style, made deterministically.
 ///
 /// Density follows the city: districts are weighted by their commerce,
 /// shops, cafés, clinics and restaurants crowd around subway stations,
 /// restaurants and cafés are the most numerous, stations sit on their real
-/// positions. Ids are Kakao-like decimal numbers, increasing. Any `count` can
-/// be made (benchmarks use a million); the same count gives the same places.
+/// positions. Every point lies inside one of Seoul's 법정동 (`DemoSeoulMap`,
+/// from NGII's boundaries), and the lot-number address names that 동 and its
+/// 구; a point that falls outside the city, or too near a boundary, is drawn
+/// again. Ids are Kakao-like decimal numbers, increasing. Any `count` can be
+/// made (benchmarks use a million); the same count gives the same places.
 public enum DemoPlaces {
   /// The size of the demo dataset.
   public static let defaultCount = 50_000
@@ -21,6 +24,24 @@ public enum DemoPlaces {
     (.culture, 120), (.gasStation, 100), (.attraction, 80), (.largeMart, 30),
     (.subwayStation, 30),
   ]
+
+  /// A digest of the first 1,000 places: it changes whenever the generation
+  /// does, so files of generated places (the benchmarks' `places-N-<digest>`)
+  /// are made again rather than reused stale.
+  public static let fingerprint: String = {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    generate(count: 1_000) { place in
+      let fields = [
+        place.id, place.placeName, place.categoryName, place.phone, place.addressName,
+        place.roadAddressName, place.placeUrl, String(place.x), String(place.y),
+      ]
+      for byte in fields.joined(separator: "\u{1F}").utf8 {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+      }
+    }
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }()
 
   /// `count` places, the same on every machine.
   public static func places(count: Int = defaultCount, seed: UInt64 = 2024) -> [Place] {
@@ -52,10 +73,16 @@ struct DemoPlaceGenerator {
   private static let templateWeights = templates.map { $0.reduce(0) { $0 + $1.weight } }
   private static let districtWeight = DemoSeoul.districts.reduce(0) { $0 + $1.weight }
   private static let shareTotal = DemoPlaces.shares.reduce(0) { $0 + $1.1 }
-  /// Neighbourhood names without `동` or `N가`: `성수동1가` → `성수`.
-  private static let stems = DemoSeoul.districts.map { $0.dongs.map { stem(ofDong: $0) } }
-  /// Seoul's extent, where every place falls.
-  private static let bounds = (west: 126.77, south: 37.43, east: 127.18, north: 37.70)
+  private static let map = DemoSeoulMap.shared
+  /// Neighbourhood names without `동` or `N가`, per 법정동: `성수동1가` → `성수`.
+  private static let stems = map.dongs.map { stem(ofDong: $0.name) }
+  /// The district (roads, name) of each 법정동.
+  private static let districtOfDong: [Int] = map.dongs.map { dong in
+    guard let index = DemoSeoul.districts.firstIndex(where: { $0.name == dong.gu }) else {
+      preconditionFailure("DemoSeoul has no district \(dong.gu)")
+    }
+    return index
+  }
 
   init(seed: UInt64) {
     random = SplitMix64(seed: seed)
@@ -68,44 +95,14 @@ struct DemoPlaceGenerator {
     nextID += 1 + random.next() % 997
     let id = String(nextID)
 
-    // Where: a station's surroundings or a district's, by category.
-    var x: Double
-    var y: Double
-    var fixedName: (name: String, categoryName: String)?
-    switch category {
-    case .subwayStation:
-      let station = DemoSeoul.stations[ordinal % DemoSeoul.stations.count]
-      (x, y) = jitter(station.x, station.y, metres: 40)
-    case .attraction where ordinal < DemoSeoul.landmarks.count:
-      let landmark = DemoSeoul.landmarks[ordinal]
-      (x, y) = (landmark.x, landmark.y)
-      fixedName = (landmark.name, landmark.categoryName)
-    default:
-      let nearStation: Double =
-        switch category {
-        case .restaurant, .cafe, .convenienceStore, .hospital, .pharmacy, .bank, .academy,
-          .realEstateAgency, .lodging:
-          0.55
-        default: 0.15
-        }
-      if unit() < nearStation {
-        let station = DemoSeoul.stations[Int(random.next() % UInt64(DemoSeoul.stations.count))]
-        (x, y) = jitter(station.x, station.y, metres: 380)
-      } else {
-        let district = pickDistrict()
-        (x, y) = jitter(district.x, district.y, metres: category == .largeMart ? 1_800 : 1_300)
-      }
-    }
-    x = min(max(x, Self.bounds.west), Self.bounds.east)
-    y = min(max(y, Self.bounds.south), Self.bounds.north)
-    x = (x * 1e7).rounded() / 1e7
-    y = (y * 1e7).rounded() / 1e7
-
-    // The address follows the position: the nearest district, and a
-    // neighbourhood and road that nearby places share.
-    let districtIndex = nearestDistrict(x: x, y: y)
+    // Where: a station's surroundings or a district's, by category; the
+    // address is that of the 법정동 holding the point.
+    let spot = place(category, ordinal: ordinal)
+    let (x, y) = (spot.x, spot.y)
+    let dong = Self.map.dongs[spot.dong]
+    let districtIndex = Self.districtOfDong[spot.dong]
     let district = DemoSeoul.districts[districtIndex]
-    let dongIndex = Self.cellHash(x: x, y: y, size: 0.012, salt: 1) % district.dongs.count
+    // A road that nearby places share.
     let road = district.roads[
       Self.cellHash(x: x, y: y, size: 0.007, salt: 2) % district.roads.count]
     let station =
@@ -113,13 +110,13 @@ struct DemoPlaceGenerator {
       ? DemoSeoul.stations[ordinal % DemoSeoul.stations.count]
       : nearestStation(x: x, y: y)
     var context = Context(
-      district: district, dong: district.dongs[dongIndex],
-      stem: Self.stems[districtIndex][dongIndex], road: road, station: station)
+      district: district, dong: dong.name, stem: Self.stems[spot.dong], road: road,
+      station: station)
 
     let name: String
     let categoryName: String
-    if let fixedName {
-      (name, categoryName) = fixedName
+    if let landmark = spot.landmark {
+      (name, categoryName) = (landmark.name, landmark.categoryName)
     } else {
       let template = pickTemplate(category)
       name = fill(template.parts, &context)
@@ -134,13 +131,83 @@ struct DemoPlaceGenerator {
     let roadAddress: String
     switch random.next() % 20 {
     case 0: roadAddress = ""
-    case 1...6: roadAddress = "서울 \(district.name) \(road)\(1 + random.next() % 40)길 \(roadNumber)"
+    case 1...6:
+      // The side streets of `명동길` are `명동8길`; of `테헤란로`, `테헤란로8길`.
+      let stem = road.hasSuffix("길") ? String(road.dropLast()) : road
+      roadAddress = "서울 \(district.name) \(stem)\(1 + random.next() % 40)길 \(roadNumber)"
     default: roadAddress = "서울 \(district.name) \(road) \(roadNumber)"
     }
     return Place(
       id: id, placeName: name, category: category, categoryName: categoryName,
-      phone: phone(category), addressName: "서울 \(district.name) \(context.dong) \(lot)",
-      roadAddressName: roadAddress, x: x, y: y)
+      phone: phone(
+        category, categoryName: categoryName, line: station.line,
+        landmark: spot.landmark != nil),
+      addressName: "서울 \(district.name) \(dong.name) \(lot)",
+      roadAddressName: roadAddress, x: x, y: y, placeUrl: "http://place.map.kakao.com/\(id)")
+  }
+
+  // MARK: - Positions
+
+  /// Where a place of `category` lies, and the 법정동 holding it (an index of
+  /// `DemoSeoulMap`): drawn again until the point is well inside one.
+  private mutating func place(_ category: PlaceCategory, ordinal: Int) -> (
+    x: Double, y: Double, dong: Int, landmark: DemoSeoul.Landmark?
+  ) {
+    switch category {
+    case .subwayStation:
+      let station = DemoSeoul.stations[ordinal % DemoSeoul.stations.count]
+      let spot = settle(around: station.x, station.y, metres: 40)
+      return (spot.x, spot.y, spot.dong, nil)
+    case .attraction where ordinal < DemoSeoul.landmarks.count:
+      // On its own position unless that is too near a boundary (a stream, a road).
+      let landmark = DemoSeoul.landmarks[ordinal]
+      if let dong = Self.map.dong(x: landmark.x, y: landmark.y) {
+        return (landmark.x, landmark.y, dong, landmark)
+      }
+      let spot = settle(around: landmark.x, landmark.y, metres: 30)
+      return (spot.x, spot.y, spot.dong, landmark)
+    default:
+      let nearStation: Double =
+        switch category {
+        case .restaurant, .cafe, .convenienceStore, .hospital, .pharmacy, .bank, .academy,
+          .realEstateAgency, .lodging:
+          0.55
+        default: 0.15
+        }
+      while true {
+        var (x, y): (Double, Double)
+        if unit() < nearStation {
+          let station = DemoSeoul.stations[Int(random.next() % UInt64(DemoSeoul.stations.count))]
+          (x, y) = jitter(station.x, station.y, metres: 380)
+        } else {
+          let district = pickDistrict()
+          (x, y) = jitter(district.x, district.y, metres: category == .largeMart ? 1_800 : 1_300)
+        }
+        (x, y) = (Self.rounded(x), Self.rounded(y))
+        if let dong = Self.map.dong(x: x, y: y) { return (x, y, dong, nil) }
+      }
+    }
+  }
+
+  /// A point around `x`/`y` inside a 법정동, spread wider while none is found.
+  private mutating func settle(around x: Double, _ y: Double, metres: Double) -> (
+    x: Double, y: Double, dong: Int
+  ) {
+    var spread = metres
+    while spread < 100_000 {
+      for _ in 0..<16 {
+        let (px, py) = jitter(x, y, metres: spread)
+        let (rx, ry) = (Self.rounded(px), Self.rounded(py))
+        if let dong = Self.map.dong(x: rx, y: ry) { return (rx, ry, dong) }
+      }
+      spread *= 2
+    }
+    preconditionFailure("no 법정동 near \(x), \(y)")
+  }
+
+  /// Seven decimals, as Kakao gives coordinates (about a centimetre).
+  private static func rounded(_ degrees: Double) -> Double {
+    (degrees * 1e7).rounded() / 1e7
   }
 
   // MARK: - Choices
@@ -193,20 +260,36 @@ struct DemoPlaceGenerator {
     choices.isEmpty ? "" : choices[Int(random.next() % UInt64(choices.count))]
   }
 
-  /// Seoul numbers (`02-555-1234`, `02-3452-7788`), some `070-`, some none;
-  /// stations share the metro's number.
-  private mutating func phone(_ category: PlaceCategory) -> String {
-    if category == .subwayStation { return "1577-1234" }
-    let missing: UInt64 =
+  /// A number as Kakao shows it, or none for the kinds of place that
+  /// mostly have none there (private car parks, small parks, chargers).
+  /// Seoul numbers (`02-555-1234`, `02-3452-7788`), some internet lines
+  /// (`070-`); stations have their operator's number.
+  private mutating func phone(
+    _ category: PlaceCategory, categoryName: String, line: String, landmark: Bool
+  ) -> String {
+    if category == .subwayStation {
+      switch line {
+      case "9호선": return "02-2656-0009"
+      case "신분당선": return "031-8018-7777"
+      case "경의중앙선", "수인분당선": return "1544-7788"
+      default: return "1577-1234"
+      }
+    }
+    // Per cent without a number, and per cent with an internet line.
+    let (missing, internet): (UInt64, UInt64) =
       switch category {
-      case .parking: 60
-      case .attraction: 50
-      default: 12
+      case .parking: categoryName.hasSuffix("공영주차장") ? (45, 0) : (85, 5)
+      case .attraction: landmark ? (0, 0) : (80, 0)
+      case .gasStation: categoryName.contains("충전소") ? (80, 5) : (4, 0)
+      case .hospital, .pharmacy, .bank, .school, .publicInstitution, .kindergarten: (2, 0)
+      case .restaurant, .cafe: (10, 10)
+      case .lodging, .academy, .realEstateAgency: (6, 12)
+      default: (8, 4)
       }
     let roll = random.next() % 100
     if roll < missing { return "" }
     let last = 1_000 + random.next() % 9_000
-    if roll < missing + 8 { return "070-\(4_000 + random.next() % 6_000)-\(last)" }
+    if roll < missing + internet { return "070-\(4_000 + random.next() % 6_000)-\(last)" }
     let middle = random.next() % 10 < 4 ? 200 + random.next() % 800 : 2_000 + random.next() % 8_000
     return "02-\(middle)-\(last)"
   }
@@ -272,21 +355,6 @@ struct DemoPlaceGenerator {
   }
 
   // MARK: - Geography
-
-  private func nearestDistrict(x: Double, y: Double) -> Int {
-    var best = 0
-    var bestDistance = Double.infinity
-    for (index, district) in DemoSeoul.districts.enumerated() {
-      let dx = (district.x - x) * 0.7924
-      let dy = district.y - y
-      let distance = dx * dx + dy * dy
-      if distance < bestDistance {
-        bestDistance = distance
-        best = index
-      }
-    }
-    return best
-  }
 
   private func nearestStation(x: Double, y: Double) -> DemoSeoul.Station {
     var best = DemoSeoul.stations[0]

@@ -83,6 +83,45 @@ final class ImageHeaderTests: XCTestCase {
       error(TestImages.gif(width: 0, height: 5)), .malformed("zero logical screen size"))
   }
 
+  /// A GIF of `TestImages.gif` with `blocks` between its colour table and its image.
+  private func gif(_ blocks: [UInt8]) -> [UInt8] {
+    let plain = TestImages.gif(width: 3, height: 2)
+    return Array(plain[..<19]) + blocks + Array(plain[19...])
+  }
+
+  func testGIFAuthorFromXMPAfterOtherExtensions() throws {
+    let xmp = XMPCreator.gifExtension(XMPCreator.packet(creator: "Ada & <Bo> Park"))
+    let comment: [UInt8] = [0x21, 0xFE, 3] + Array("hi!".utf8) + [0]
+    let control: [UInt8] = [0x21, 0xF9, 4, 0, 0, 0, 0, 0]
+    XCTAssertEqual(
+      try header(gif(comment + control + xmp)),
+      ImageHeader(format: .gif, width: 3, height: 2, author: "Ada & <Bo> Park"))
+    XCTAssertNil(try header(gif(comment)).author, "a comment is not an author")
+    XCTAssertNil(try header(TestImages.gif(width: 3, height: 2) + xmp).author, "after the image")
+    XCTAssertNil(
+      try ImageHeader.read(bytes: gif(xmp), readingAuthor: false).author, "not asked for")
+  }
+
+  func testGIFXMPVariantsAndDamage() throws {
+    func xmp(_ text: String) -> [UInt8] { XMPCreator.gifExtension(Array(text.utf8)) }
+    let spaced =
+      #"<x:xmpmeta><rdf:RDF><rdf:Description><dc:creator> <rdf:Seq> <rdf:li xml:lang="ko">"#
+      + "&#xAE40;&#48124;&#51456; </rdf:li></rdf:Seq></dc:creator></rdf:Description></rdf:RDF>"
+    XCTAssertEqual(try header(gif(xmp(spaced))).author, "김민준")
+    XCTAssertNil(try header(gif(xmp("<x:xmpmeta><dc:title>t</dc:title></x:xmpmeta>"))).author)
+    // Cut inside the packet: the size is still read, the author is not.
+    let cut = Array(gif(xmp(spaced)).prefix(19 + 60))
+    XCTAssertEqual(try header(cut), ImageHeader(format: .gif, width: 3, height: 2))
+    // An extension whose sub-blocks run past the end.
+    XCTAssertEqual(
+      try header(Array(plainPrefix()) + [0x21, 0xFE, 200, 1, 2]),
+      ImageHeader(format: .gif, width: 3, height: 2))
+  }
+
+  private func plainPrefix() -> ArraySlice<UInt8> {
+    TestImages.gif(width: 3, height: 2)[..<19]
+  }
+
   // MARK: WebP
 
   func testWebPLossyLosslessAndExtended() throws {

@@ -61,7 +61,7 @@ final class PhotoFolderBackendTests: XCTestCase {
     XCTAssertEqual(items.last?.url, "file://\(root!)/data/photos/travel/sample-120.png")
     XCTAssertTrue(items.allSatisfy { $0.source == .folder && $0.width > 0 && $0.height > 0 })
     XCTAssertEqual(items.first?.author, SamplePhotos.author(1))
-    XCTAssertEqual(items[2].author, nil)  // sample-003.gif
+    XCTAssertEqual(items[2].author, SamplePhotos.author(3))  // sample-003.gif: in its XMP
     let beyond = try await service.list(page: 5)
     XCTAssertEqual(beyond, PhotoPage(items: [], page: 5, nextPage: nil))
   }

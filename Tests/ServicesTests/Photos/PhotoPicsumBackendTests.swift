@@ -17,8 +17,9 @@ final class PhotoPicsumBackendTests: XCTestCase {
 
   private func backend(_ server: LocalHTTPServer, limit: Int = 1 << 20) -> PicsumPhotoBackend {
     PicsumPhotoBackend(
-      baseURL: server.baseURL + "/", cacheDirectory: directory + "/photo-cache",
-      cacheLimitBytes: limit, timeout: .seconds(5))
+      baseURL: server.baseURL + "/",
+      cache: ImageCache(directory: directory + "/image-cache", limitBytes: limit),
+      timeout: .seconds(5))
   }
 
   private func item(_ id: String, _ server: LocalHTTPServer, author: String = "Alejandro Escamilla")
@@ -82,7 +83,8 @@ final class PhotoPicsumBackendTests: XCTestCase {
   func testAnUnreachableServerIsUnavailable() async throws {
     let port = try LocalHTTPServer.unusedPort()
     let backend = PicsumPhotoBackend(
-      baseURL: "http://127.0.0.1:\(port)", cacheDirectory: directory, timeout: .seconds(2))
+      baseURL: "http://127.0.0.1:\(port)",
+      cache: ImageCache(directory: directory, limitBytes: 1 << 20), timeout: .seconds(2))
     let error = await thrownError { try await backend.list(page: 1, limit: 30) }
     guard case .unavailable(let service, _) = error as? UpstreamFailure else {
       return XCTFail("got \(String(describing: error))")
@@ -104,7 +106,7 @@ final class PhotoPicsumBackendTests: XCTestCase {
     XCTAssertEqual(first.contentType, "image/png")
     XCTAssertEqual(first.bytes, Self.png.count)
     XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: first.path))), Self.png)
-    XCTAssertTrue(first.path.hasPrefix(directory + "/photo-cache/"))
+    XCTAssertTrue(first.path.hasPrefix(directory + "/image-cache/"))
     let second = try await backend.image(id: "7")
     XCTAssertTrue(second.cached)
     XCTAssertEqual(server.requests.map(\.path), ["/v2/list", "/id/7/5000/3333"])
@@ -166,7 +168,35 @@ final class PhotoPicsumBackendTests: XCTestCase {
     XCTAssertEqual(status, 200)
     XCTAssertEqual(message, "the image is not a JPEG, PNG, GIF or WebP file")
     let cacheFiles =
-      (try? FileManager.default.contentsOfDirectory(atPath: directory + "/photo-cache")) ?? []
+      (try? FileManager.default.contentsOfDirectory(atPath: directory + "/image-cache")) ?? []
     XCTAssertEqual(cacheFiles, [])
+  }
+
+  func testListedDownloadURLsAndTheServersOwnAreHandedOut() async throws {
+    let server = try LocalHTTPServer()
+    defer { server.stop() }
+    let elsewhere = "http://other.example:8080/id/3/10/10"
+    server.setReplies(
+      [
+        .json(
+          "[" + item("3", server).replacing(server.baseURL + "/id/3/5000/3333", with: elsewhere)
+            + "]")
+      ], for: "/v2/list")
+    let backend = backend(server)
+    func handedOut(_ url: String) async throws -> Bool {
+      try await backend.handedOut(imageURL: XCTUnwrap(ImageURL(url)))
+    }
+    let before = try await handedOut(elsewhere)
+    XCTAssertFalse(before)
+    _ = try await backend.list(page: 1, limit: 30)
+    XCTAssertTrue(backend.served.contains(elsewhere))
+    let listed = try await handedOut(elsewhere)
+    XCTAssertTrue(listed, "the list named it")
+    let own = try await handedOut(server.baseURL + "/id/99/200/300")
+    XCTAssertTrue(own, "a URL of the configured server")
+    let foreign = try await handedOut("http://other.example:8080/id/4/10/10")
+    XCTAssertFalse(foreign)
+    let file = try await handedOut("file:///etc/passwd")
+    XCTAssertFalse(file)
   }
 }

@@ -174,6 +174,13 @@ enum PhotoSampleDecoders {
     let width = Int(file[6]) | Int(file[7]) << 8
     let height = Int(file[8]) | Int(file[9]) << 8
     var offset = 13 + 3 * 256
+    // Extensions (the author's XMP) are skipped as any decoder does: as
+    // sub-blocks, each led by its length, which XMP's magic trailer ends well.
+    while file[offset] == 0x21 {
+      offset += 2
+      while file[offset] != 0 { offset += 1 + Int(file[offset]) }
+      offset += 1
+    }
     guard file[offset] == 0x2C else { throw Failure(description: "no image descriptor") }
     offset += 10
     let minimumCodeSize = Int(file[offset])

@@ -104,8 +104,10 @@ final class LocalHTTPServer: Sendable {
     }
     guard !wasStopped else { return }
     // shutdown wakes the thread blocked in accept; close alone would not.
+    // That thread closes the socket as it ends: closed here, its number
+    // could go to the next test's server before the thread calls accept
+    // again, which would then take that server's requests.
     shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
   }
 
   /// A loopback port nothing listens on: bound, then released.
@@ -142,6 +144,7 @@ final class LocalHTTPServer: Sendable {
   }
 
   private func acceptLoop() {
+    defer { close(listener) }
     while true {
       let connection = accept(listener, nil, nil)
       if connection < 0 {

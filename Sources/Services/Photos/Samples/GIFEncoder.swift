@@ -1,8 +1,10 @@
 /// Writes a picture of palette indexes as a GIF89a file: one frame, a global
 /// table of 256 colours, LZW-compressed (variable code sizes from 9 to 12
-/// bits, a clear code whenever the table is full).
+/// bits, a clear code whenever the table is full). An author goes in an XMP
+/// application extension before the frame (`XMPCreator`), as Adobe's tools
+/// write it and exiftool reads it: GIF has no author field of its own.
 enum GIFEncoder {
-  static func encode(_ image: SampleImage) -> [UInt8] {
+  static func encode(_ image: SampleImage, author: String? = nil) -> [UInt8] {
     let (width, height) = (image.width, image.height)
     var output = Array("GIF89a".utf8)
     output += littleEndian(width) + littleEndian(height)
@@ -10,6 +12,9 @@ enum GIFEncoder {
     for index in 0..<256 {
       let color: SampleImage.Color = index < image.palette.count ? image.palette[index] : (0, 0, 0)
       output += [color.red, color.green, color.blue]
+    }
+    if let author {
+      output += XMPCreator.gifExtension(XMPCreator.packet(creator: author))
     }
     output += [0x2C] + littleEndian(0) + littleEndian(0)  // image descriptor at (0, 0)
     output += littleEndian(width) + littleEndian(height) + [0]

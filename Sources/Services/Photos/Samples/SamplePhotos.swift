@@ -1,7 +1,7 @@
 import Glibc
 
 /// The sample pictures a fresh machine lists: 120 small images (PNG, GIF,
-/// JPEG and WebP, of several sizes, with and without an author), drawn here
+/// JPEG and WebP, of several sizes, each naming its author), drawn here
 /// from gradients and patterns, the same bytes on every run. Generated, so the
 /// repository holds no binary files and an installed binary needs none; they
 /// are in the public domain (CC0).
@@ -49,10 +49,9 @@ public enum SamplePhotos {
     }
   }
 
-  /// The author sample `number` names, or nil (GIFs have no author field).
-  static func author(_ number: Int) -> String? {
-    guard format(number) != .gif, number % 3 != 0 else { return nil }
-    return authors[number % authors.count]
+  /// The author sample `number` names (in its EXIF, PNG text or GIF XMP).
+  static func author(_ number: Int) -> String {
+    authors[number % authors.count]
   }
 
   /// The file of sample `number` (1...count).
@@ -60,7 +59,7 @@ public enum SamplePhotos {
     let image = self.image(number)
     switch format(number) {
     case .png: return PNGEncoder.encode(image, author: author(number))
-    case .gif: return GIFEncoder.encode(image)
+    case .gif: return GIFEncoder.encode(image, author: author(number))
     case .jpeg: return JPEGEncoder.encode(image, author: author(number))
     case .webp: return WebPEncoder.encode(image, author: author(number))
     }

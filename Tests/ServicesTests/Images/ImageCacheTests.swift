@@ -4,13 +4,13 @@ import XCTest
 
 @testable import Services
 
-/// `PhotoImageCache`: bounded in bytes, least recently used first out,
-/// atomic files, one download for concurrent requests, kept across restarts.
-final class PhotoImageCacheTests: XCTestCase {
+/// `ImageCache`: bounded in bytes, least recently used first out, atomic
+/// files, one download for concurrent requests, kept across restarts.
+final class ImageCacheTests: XCTestCase {
   private var directory: String!
 
   override func setUpWithError() throws {
-    directory = FileManager.default.temporaryDirectory.path + "/catalogd-photo-cache-\(UUID())"
+    directory = FileManager.default.temporaryDirectory.path + "/catalogd-image-cache-\(UUID())"
   }
 
   override func tearDown() {
@@ -24,12 +24,12 @@ final class PhotoImageCacheTests: XCTestCase {
 
     init(delay: Duration = .zero) { self.delay = delay }
 
-    func download(size: Int) -> @Sendable () async throws -> PhotoImageCache.Download {
+    func download(size: Int) -> @Sendable () async throws -> ImageCache.Download {
       { [self] in
         calls.add(1, ordering: .sequentiallyConsistent)
         if delay > .zero { try await Task.sleep(for: delay) }
         let png = TestImages.png(width: 1, height: 1)
-        return PhotoImageCache.Download(
+        return ImageCache.Download(
           bytes: png + [UInt8](repeating: 7, count: max(0, size - png.count)), format: .png)
       }
     }
@@ -42,23 +42,23 @@ final class PhotoImageCacheTests: XCTestCase {
   }
 
   func testAMissThenAHit() async throws {
-    let cache = PhotoImageCache(directory: directory, limitBytes: 10_000)
+    let cache = ImageCache(directory: directory, limitBytes: 10_000)
     let source = Source()
     let first = try await cache.image(key: "a", download: source.download(size: 500))
     XCTAssertFalse(first.cached)
     XCTAssertEqual(first.bytes, 500)
-    XCTAssertEqual(first.contentType, "image/png")
+    XCTAssertEqual(first.format, .png)
     XCTAssertEqual(first.path, directory + "/" + PhotoID.make("a") + ".png")
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first.path)).count, 500)
     let second = try await cache.image(key: "a", download: source.download(size: 500))
     XCTAssertEqual(
-      second, PhotoImage(path: first.path, contentType: "image/png", bytes: 500, cached: true))
+      second, CachedImage(path: first.path, format: .png, bytes: 500, cached: true))
     XCTAssertEqual(source.count, 1)
     XCTAssertEqual(try files(), [PhotoID.make("a") + ".png"], "no temporary file is left")
   }
 
   func testTheLeastRecentlyUsedGoFirst() async throws {
-    let cache = PhotoImageCache(directory: directory, limitBytes: 2_500)
+    let cache = ImageCache(directory: directory, limitBytes: 2_500)
     let source = Source()
     _ = try await cache.image(key: "a", download: source.download(size: 1_000))
     _ = try await cache.image(key: "b", download: source.download(size: 1_000))
@@ -76,7 +76,7 @@ final class PhotoImageCacheTests: XCTestCase {
   }
 
   func testAnImageLargerThanTheLimitIsServedThenEvicted() async throws {
-    let cache = PhotoImageCache(directory: directory, limitBytes: 100)
+    let cache = ImageCache(directory: directory, limitBytes: 100)
     let source = Source()
     let big = try await cache.image(key: "big", download: source.download(size: 5_000))
     XCTAssertTrue(FileManager.default.fileExists(atPath: big.path))
@@ -87,9 +87,9 @@ final class PhotoImageCacheTests: XCTestCase {
   }
 
   func testConcurrentRequestsShareOneDownload() async throws {
-    let cache = PhotoImageCache(directory: directory, limitBytes: 1 << 20)
+    let cache = ImageCache(directory: directory, limitBytes: 1 << 20)
     let source = Source(delay: .milliseconds(200))
-    let results = try await withThrowingTaskGroup(of: PhotoImage.self) { group in
+    let results = try await withThrowingTaskGroup(of: CachedImage.self) { group in
       for _ in 0..<10 {
         group.addTask { try await cache.image(key: "same", download: source.download(size: 300)) }
       }
@@ -100,7 +100,7 @@ final class PhotoImageCacheTests: XCTestCase {
   }
 
   func testACancelledWaiterLeavesTheDownloadToTheOthers() async throws {
-    let cache = PhotoImageCache(directory: directory, limitBytes: 1 << 20)
+    let cache = ImageCache(directory: directory, limitBytes: 1 << 20)
     let source = Source(delay: .milliseconds(300))
     let cancelled = Task { try await cache.image(key: "k", download: source.download(size: 300)) }
     try await Task.sleep(for: .milliseconds(50))
@@ -114,8 +114,8 @@ final class PhotoImageCacheTests: XCTestCase {
   }
 
   func testAFailedDownloadIsTriedAgainAndStoresNothing() async throws {
-    let cache = PhotoImageCache(directory: directory, limitBytes: 1 << 20)
-    let failing: @Sendable () async throws -> PhotoImageCache.Download = {
+    let cache = ImageCache(directory: directory, limitBytes: 1 << 20)
+    let failing: @Sendable () async throws -> ImageCache.Download = {
       throw UpstreamFailure.unavailable(service: "photos", reason: "down")
     }
     do {
@@ -132,7 +132,7 @@ final class PhotoImageCacheTests: XCTestCase {
   func testARestartKeepsTheFilesAndTheirOrder() async throws {
     let source = Source()
     do {
-      let cache = PhotoImageCache(directory: directory, limitBytes: 2_500)
+      let cache = ImageCache(directory: directory, limitBytes: 2_500)
       _ = try await cache.image(key: "old", download: source.download(size: 1_000))
       try await Task.sleep(for: .milliseconds(20))
       _ = try await cache.image(key: "new", download: source.download(size: 1_000))
@@ -142,7 +142,7 @@ final class PhotoImageCacheTests: XCTestCase {
     try Data([1, 2, 3]).write(to: URL(fileURLWithPath: leftover))
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSinceNow: -7_200)], ofItemAtPath: leftover)
-    let restarted = PhotoImageCache(directory: directory, limitBytes: 2_500)
+    let restarted = ImageCache(directory: directory, limitBytes: 2_500)
     let size = await restarted.size
     XCTAssertEqual(size, 2_000)
     XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
@@ -155,7 +155,7 @@ final class PhotoImageCacheTests: XCTestCase {
   }
 
   func testAFileRemovedBehindItsBackIsDownloadedAgain() async throws {
-    let cache = PhotoImageCache(directory: directory, limitBytes: 1 << 20)
+    let cache = ImageCache(directory: directory, limitBytes: 1 << 20)
     let source = Source()
     let first = try await cache.image(key: "a", download: source.download(size: 100))
     try FileManager.default.removeItem(atPath: first.path)
@@ -163,5 +163,53 @@ final class PhotoImageCacheTests: XCTestCase {
     XCTAssertFalse(again.cached)
     XCTAssertTrue(FileManager.default.fileExists(atPath: again.path))
     XCTAssertEqual(source.count, 2)
+  }
+
+  func testARestartWithALowerLimitEvictsDownToIt() async throws {
+    let source = Source()
+    do {
+      let cache = ImageCache(directory: directory, limitBytes: 10_000)
+      for key in ["a", "b", "c", "d"] {
+        _ = try await cache.image(key: key, download: source.download(size: 1_000))
+        try await Task.sleep(for: .milliseconds(20))
+      }
+    }
+    let smaller = ImageCache(directory: directory, limitBytes: 2_000)
+    let size = await smaller.size
+    XCTAssertEqual(size, 2_000)
+    XCTAssertEqual(try files(), ["c", "d"].map { PhotoID.make($0) + ".png" }.sorted())
+  }
+
+  func testTheFormerPhotoCacheIsAdopted() async throws {
+    let former = directory + "-former"
+    defer { try? FileManager.default.removeItem(atPath: former) }
+    do {
+      let old = ImageCache(directory: former, limitBytes: 10_000)
+      _ = try await old.image(key: "x", download: Source().download(size: 300))
+    }
+    let cache = ImageCache(directory: directory, limitBytes: 10_000, formerDirectory: former)
+    let hit = try await cache.image(key: "x", download: Source().download(size: 300))
+    XCTAssertTrue(hit.cached)
+    XCTAssertEqual(hit.path, directory + "/" + PhotoID.make("x") + ".png")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: former))
+  }
+
+  func testDownloadsAreCappedAtTheLimitAndAFixedMaximum() {
+    XCTAssertEqual(ImageCache(directory: directory, limitBytes: 1_000).maxDownloadBytes, 1_000)
+    XCTAssertEqual(
+      ImageCache(directory: directory, limitBytes: 1 << 40).maxDownloadBytes,
+      ImageCache.maxImageBytes)
+  }
+
+  func testAFileThatCannotBeWrittenLeavesNothing() async throws {
+    // The cache's folder is a file: nothing can be written under it.
+    try Data([1]).write(to: URL(fileURLWithPath: directory))
+    let cache = ImageCache(directory: directory + "/sub", limitBytes: 10_000)
+    let error = await thrownError {
+      try await cache.image(key: "a", download: Source().download(size: 100))
+    }
+    XCTAssertTrue(error is PhotoFolderError, "\(String(describing: error))")
+    let size = await cache.size
+    XCTAssertEqual(size, 0)
   }
 }

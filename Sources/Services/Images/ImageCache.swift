@@ -1,18 +1,20 @@
 import Glibc
 
-/// Downloaded images on disk, at most `limitBytes` of them: when a new file
-/// takes the total over the limit, the least recently used files go first.
+/// Downloaded images on disk, keyed by their URL, at most `limitBytes` of
+/// them: when a new file takes the total over the limit, the least recently
+/// used files go first. One per daemon, shared by `photos/image` and
+/// `images/get` and by every session of a shared daemon.
 ///
 /// Each file is written under a temporary name and renamed into place, so a
-/// reader never sees half of one. Requests for an image that is being
-/// downloaded wait for that download instead of starting another. "Recently
-/// used" survives restarts through the files' modification times, which a
-/// hit refreshes.
+/// reader never sees half of one, and a failed download writes nothing.
+/// Requests for an image that is being downloaded wait for that download
+/// instead of starting another. "Recently used" survives restarts through
+/// the files' modification times, which a hit refreshes.
 ///
 /// A returned path stays valid until the cache evicts the file: a client
-/// should read it soon. The newest file is never evicted, so one image larger
-/// than the limit is still served (and goes at the next download).
-public actor PhotoImageCache {
+/// should read it soon. Downloads are capped at `maxDownloadBytes` (never
+/// more than the limit), so the files on disk stay within the limit.
+public actor ImageCache {
   /// A file of the cache.
   private struct Entry {
     let fileName: String
@@ -33,23 +35,42 @@ public actor PhotoImageCache {
     }
   }
 
+  /// The largest image downloaded, whatever the limit: a photo at full
+  /// resolution is a few MiB, and a body held in memory must stay small.
+  public static let maxImageBytes = 32 << 20
+
   public nonisolated let directory: String
   public nonisolated let limitBytes: Int
+  /// The folder an older version kept its cache in, adopted at the first call.
+  private let formerDirectory: String?
   /// The files by key, read from the directory at the first call.
   private var entries: [String: Entry]?
   /// The sum of the entries' sizes.
   private var totalBytes = 0
   /// Gives each use its order.
   private var useCounter: UInt64 = 0
-  /// Downloads under way, by key.
-  private var downloads: [String: SharedTask<PhotoImage>] = [:]
+  /// Downloads under way, by key, each with its number.
+  private var downloads: [String: (number: UInt64, task: SharedTask<CachedImage>)] = [:]
+  /// Numbers the downloads, so that one that ended never forgets a newer one.
+  private var downloadCounter: UInt64 = 0
   /// Temporary files older than this are leftovers of a crash.
   static let staleTemporarySeconds = 3_600
 
-  public init(directory: String, limitBytes: Int) {
+  /// - Parameters:
+  ///   - directory: where the files are kept (`<data-dir>/image-cache`).
+  ///   - limitBytes: the most the files take together.
+  ///   - formerDirectory: a folder an older version kept the cache in
+  ///     (`<data-dir>/photo-cache`): renamed to `directory` when that does not
+  ///     exist yet, so its files count against the limit and age out.
+  public init(directory: String, limitBytes: Int, formerDirectory: String? = nil) {
     self.directory = directory
     self.limitBytes = max(limitBytes, 0)
+    self.formerDirectory = formerDirectory
   }
+
+  /// The largest body a download may have: an image that could not stay in
+  /// the cache is refused rather than pushing out everything else.
+  public nonisolated var maxDownloadBytes: Int { min(Self.maxImageBytes, limitBytes) }
 
   /// The bytes the cache holds now.
   public var size: Int {
@@ -57,22 +78,24 @@ public actor PhotoImageCache {
     return totalBytes
   }
 
-  /// The image of `key` from the cache, or from `download` (once, however
-  /// many callers ask meanwhile), stored before it is returned.
+  /// The image of `key` (its URL) from the cache, or from `download` (once,
+  /// however many callers ask meanwhile), stored before it is returned.
   /// - Throws: what `download` throws; `PhotoFolderError` when the file
-  ///   cannot be written.
+  ///   cannot be written (nothing of it is left then).
   public func image(
     key: String, download: @escaping @Sendable () async throws -> Download
-  ) async throws -> PhotoImage {
+  ) async throws -> CachedImage {
     loadIfNeeded()
     let stem = PhotoID.make(key)
     if let hit = hit(stem) { return hit }
-    if let running = downloads[stem], !running.isFinished {
-      return try await running.value()
+    if let running = downloads[stem], !running.task.isFinished {
+      return try await running.task.value()
     }
+    downloadCounter += 1
+    let number = downloadCounter
     let directory = directory
     let task = SharedTask { [self] in
-      defer { Task { await self.downloadEnded(stem) } }
+      defer { Task { await self.downloadEnded(stem, number) } }
       let downloaded = try await download()
       let fileName = stem + "." + downloaded.format.fileExtension
       try await PhotoIndex.onOwnThread { () throws(PhotoFolderError) in
@@ -80,13 +103,13 @@ public actor PhotoImageCache {
       }
       return await self.stored(stem, fileName, downloaded)
     }
-    downloads[stem] = task
+    downloads[stem] = (number, task)
     return try await task.value()
   }
 
   /// The cached file of `stem`, marked used; nil when there is none (or it
   /// was removed behind the cache's back).
-  private func hit(_ stem: String) -> PhotoImage? {
+  private func hit(_ stem: String) -> CachedImage? {
     guard var entry = entries?[stem] else { return nil }
     let path = directory + "/" + entry.fileName
     // Touch it, so that the order of use survives a restart.
@@ -97,11 +120,10 @@ public actor PhotoImageCache {
     useCounter += 1
     entry.lastUsed = useCounter
     entries?[stem] = entry
-    return PhotoImage(
-      path: path, contentType: entry.format.contentType, bytes: entry.size, cached: true)
+    return CachedImage(path: path, format: entry.format, bytes: entry.size, cached: true)
   }
 
-  private func stored(_ stem: String, _ fileName: String, _ download: Download) -> PhotoImage {
+  private func stored(_ stem: String, _ fileName: String, _ download: Download) -> CachedImage {
     forget(stem)
     useCounter += 1
     entries?[stem] = Entry(
@@ -109,13 +131,13 @@ public actor PhotoImageCache {
       lastUsed: useCounter)
     totalBytes += download.bytes.count
     evict(keeping: stem)
-    return PhotoImage(
-      path: directory + "/" + fileName, contentType: download.format.contentType,
-      bytes: download.bytes.count, cached: false)
+    return CachedImage(
+      path: directory + "/" + fileName, format: download.format, bytes: download.bytes.count,
+      cached: false)
   }
 
-  private func downloadEnded(_ stem: String) {
-    downloads[stem] = nil
+  private func downloadEnded(_ stem: String, _ number: UInt64) {
+    if downloads[stem]?.number == number { downloads[stem] = nil }
   }
 
   private func forget(_ stem: String) {
@@ -124,8 +146,8 @@ public actor PhotoImageCache {
 
   /// Removes the least recently used files until the total is within the
   /// limit, never `kept` (the file just stored).
-  private func evict(keeping kept: String) {
-    while totalBytes > limitBytes, let entries, entries.count > 1 {
+  private func evict(keeping kept: String?) {
+    while totalBytes > limitBytes, let entries, !entries.isEmpty {
       guard
         let (stem, entry) = entries.filter({ $0.key != kept }).min(by: {
           $0.value.lastUsed < $1.value.lastUsed
@@ -137,7 +159,8 @@ public actor PhotoImageCache {
   }
 
   /// Writes `bytes` to `fileName` in `directory` (created if missing): into a
-  /// temporary file first, renamed into place when complete.
+  /// temporary file first, renamed into place when complete; on failure
+  /// nothing is left.
   static func store(_ bytes: [UInt8], in directory: String, as fileName: String)
     throws(PhotoFolderError)
   {
@@ -156,6 +179,9 @@ public actor PhotoImageCache {
   /// modification time; old temporary files are removed.
   private func loadIfNeeded() {
     guard entries == nil else { return }
+    if let formerDirectory, PhotoFiles.status(directory) == nil {
+      rename(formerDirectory, directory)
+    }
     var found: [(stem: String, entry: Entry, modified: Int64)] = []
     let now = Int64(time(nil))
     if let directoryStream = opendir(directory) {
@@ -196,5 +222,7 @@ public actor PhotoImageCache {
       totalBytes += entry.size
     }
     self.entries = entries
+    // The limit may be lower than the last run's.
+    evict(keeping: nil)
   }
 }
