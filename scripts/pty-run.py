@@ -6,7 +6,9 @@ their app the same way).
     python3 scripts/pty-run.py ROWS COLUMNS STEPS_JSON -- COMMAND...
 
 STEPS is a list of [kind, arg]: ["send", text] types text, ["wait", seconds]
-collects the output meanwhile, ["mark", null] starts a new output segment,
+collects the output meanwhile, ["until", [text, seconds]] collects it until
+the current segment holds text (or the seconds passed: the test's assertions
+then show what came), ["mark", null] starts a new output segment,
 ["raw", null] records whether the terminal is in raw mode then. Prints one
 JSON object: the output segments, the raw-mode readings, the exit code, and
 whether the terminal settings after the exit are those before the start.
@@ -33,9 +35,9 @@ def main() -> int:
     segments = [b""]
     raw = []
 
-    def pump(seconds: float) -> None:
+    def pump(seconds: float, until: bytes | None = None) -> None:
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
+        while time.monotonic() < end and (until is None or until not in segments[-1]):
             ready, _, _ = select.select([master], [], [], 0.05)
             if ready:
                 try:
@@ -49,6 +51,8 @@ def main() -> int:
                 os.write(master, arg.encode())
             elif kind == "wait":
                 pump(arg)
+            elif kind == "until":
+                pump(arg[1], until=arg[0].encode())
             elif kind == "mark":
                 segments.append(b"")
             elif kind == "raw":

@@ -12,6 +12,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
+from test_images import REFUSED, ImageHost, serve
 from test_products_remote import Upstream, remote
 
 from catalogd_e2e import (
@@ -24,6 +25,7 @@ from catalogd_e2e import (
     short,
 )
 from feed_mirror import FeedMirror
+from test_photos import Picsum
 
 SCHEMA = REPO_ROOT / "Sources" / "Services" / "Products" / "Upstream" / "products.graphql"
 PICTURE = "https://cdn.example.com/products/apple.jpg"
@@ -194,3 +196,47 @@ def test_nullable_fields_left_out_of_an_upstream_reply_read_as_null(spawn, new_u
     assert_error(resp, UPSTREAM_ERROR)
     assert "product.price is missing" in str(resp["error"]), short(resp)
     new_upstream.faults({})
+
+
+# --- images/get of products' pictures ---
+
+
+@pytest.fixture
+def image_host():
+    server, url = serve(ImageHost)
+    Picsum.downloads = []
+    yield url
+    ImageHost.release.set()
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.both_catalogs
+def test_images_get_serves_a_products_picture_while_the_catalog_has_it(daemon, image_host):
+    demo = daemon.result("products/list", {"limit": 1})["items"][0]
+    path = Path(urllib.parse.unquote(urllib.parse.urlparse(demo["imageUrl"]).path))
+    wait_for(path.is_file, 60, "the demo pictures")
+    drawn = daemon.result("images/get", {"url": demo["imageUrl"]})
+    assert drawn["path"] == str(path) and drawn["contentType"] == "image/png", short(drawn)
+    assert (drawn["width"], drawn["height"]) == (192, 192)
+
+    url = f"{image_host}/big/7/5000"
+    refused = daemon.call("images/get", {"url": url})
+    assert_error(refused, INVALID_PARAMS)
+    assert REFUSED in str(refused["error"]), "not a product's picture yet"
+    product = daemon.result("products/create", {"nameKo": "사진 있는 상품", "price": 1, "imageUrl": url})
+    image = daemon.result("images/get", {"url": url})
+    assert image["bytes"] == 5000 and image["cached"] is False and Path(image["path"]).is_file()
+    assert daemon.result("images/get", {"url": url})["cached"] is True
+    assert Picsum.downloads == ["/big/7/5000"], "one download, then the cache"
+    daemon.result("products/update", {"id": product["id"], "imageUrl": None})
+    assert_error(daemon.call("images/get", {"url": url}), INVALID_PARAMS)
+
+
+def test_images_get_serves_what_a_remote_upstream_handed_out(spawn, new_upstream, image_host):
+    new_upstream.reset()
+    d, _ = remote(spawn, new_upstream.url)
+    url = f"{image_host}/big/8/3000"
+    assert_error(d.call("images/get", {"url": url}), INVALID_PARAMS)
+    made = d.result("products/create", {"nameKo": "원격 사진", "price": 1, "imageUrl": url})
+    assert d.result("images/get", {"url": made["imageUrl"]})["bytes"] == 3000

@@ -68,14 +68,10 @@ final class ServiceHub: Sendable {
     }
     images = ImagesService(
       cache: imageCache, served: servedImageURLs,
-      authorities: [photos, Self.productImageURLs(products)], timeout: timeout)
-  }
-
-  /// The products' side of `images/get`: whether a product's `imageUrl` is
-  /// the URL. Products hand out no image URL yet, so it vouches for none; the
-  /// catalog's lookup goes here (`ProductImageURLs { url in … }`).
-  private static func productImageURLs(_ products: ProductsService) -> ProductImageURLs {
-    .none
+      authorities: [
+        photos,
+        ProductImageURLs { [products] url in try await products.handedOut(imageURL: url.text) },
+      ], timeout: timeout)
   }
 
   /// The shared catalog on PostgreSQL. Nothing connects yet: the first

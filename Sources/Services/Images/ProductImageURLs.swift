@@ -11,7 +11,7 @@ public struct ProductImageURLs: ImageURLAuthority {
     self.lookup = lookup
   }
 
-  /// Vouches for no URL: products hand out no image URL.
+  /// Vouches for no URL (a catalog without images).
   public static let none = ProductImageURLs { _ in false }
 
   public func handedOut(_ url: ImageURL) async throws -> Bool {

@@ -42,6 +42,11 @@ public struct DemoProductImages: Sendable {
 
   private func url(name: String) -> String { url(name: name[...]) }
 
+  /// Whether `url` is one of the demo pictures' URLs.
+  func isPicture(_ url: String) -> Bool {
+    DemoCatalog.kinds.indices.contains { self.url(kind: $0) == url }
+  }
+
   /// `product` as clients see it: a demo picture's stored form made a URL.
   func resolved(_ product: Product) -> Product {
     guard let stored = product.imageUrl, stored.hasPrefix(Self.storedPrefix) else { return product }

@@ -41,6 +41,9 @@ public struct GraphQLProductBackend: ProductBackend {
   private let timeout: Duration
   private let client: HTTPClient
   private let imageField = GraphQLImageField()
+  /// The image URLs of the products this backend returned lately: the
+  /// upstream cannot be asked which product has an image.
+  private let servedImages = ServedImageURLs()
 
   public init(
     endpoint: String, clientId: @escaping @Sendable () -> String, timeout: Duration,
@@ -71,6 +74,7 @@ public struct GraphQLProductBackend: ProductBackend {
     let page = try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.page(value, at: "productList")
     }
+    servedImages.record(page.items.compactMap(\.imageUrl))
     return ProductPage(
       items: page.items,
       nextCursor: page.nextCursor.map { UpstreamCursor(upstream: $0, filter: filter).encoded },
@@ -80,9 +84,10 @@ public struct GraphQLProductBackend: ProductBackend {
   public func get(id: String) async throws -> Product {
     let (status, value) = try await perform(.product, ["id": JSON(id)])
     if value.isNull { throw NotFound(resource: "product", id: id) }
-    return try decode(status) { () throws(MalformedPayload) in
-      try GraphQLProductFormat.product(value, at: "product")
-    }
+    return served(
+      try decode(status) { () throws(MalformedPayload) in
+        try GraphQLProductFormat.product(value, at: "product")
+      })
   }
 
   public func create(_ draft: ProductDraft) async throws -> Product {
@@ -94,9 +99,10 @@ public struct GraphQLProductBackend: ProductBackend {
     // Only when set: an upstream without the field rejects even a null.
     if let imageUrl = draft.imageUrl { input["imageUrl"] = JSON(imageUrl) }
     let (status, value) = try await perform(.createProduct, ["input": .object(input)])
-    return try decode(status) { () throws(MalformedPayload) in
-      try GraphQLProductFormat.product(value, at: "createProduct")
-    }
+    return served(
+      try decode(status) { () throws(MalformedPayload) in
+        try GraphQLProductFormat.product(value, at: "createProduct")
+      })
   }
 
   /// Sends only the fields of `patch` that are set; a cleared `nameEn`,
@@ -127,9 +133,10 @@ public struct GraphQLProductBackend: ProductBackend {
     if let supplierId = patch.supplierId { input["supplierId"] = JSON(supplierId) }
     if let imageUrl = patch.imageUrl { input["imageUrl"] = JSON(imageUrl) }
     let (status, value) = try await perform(.updateProduct, ["input": .object(input)])
-    return try decode(status) { () throws(MalformedPayload) in
-      try GraphQLProductFormat.product(value, at: "updateProduct")
-    }
+    return served(
+      try decode(status) { () throws(MalformedPayload) in
+        try GraphQLProductFormat.product(value, at: "updateProduct")
+      })
   }
 
   /// Fetches the product first, so that an unknown id is `NotFound` (see `update`).
@@ -139,6 +146,17 @@ public struct GraphQLProductBackend: ProductBackend {
     _ = try decode(status) { () throws(MalformedPayload) in
       try GraphQLProductFormat.id(value, at: "deleteProduct")
     }
+  }
+
+  /// Whether a product this backend returned lately had `url` as its image.
+  public func handedOut(imageURL url: String) async throws -> Bool {
+    servedImages.contains(url)
+  }
+
+  /// `product`, its image URL recorded as handed out.
+  private func served(_ product: Product) -> Product {
+    if let url = product.imageUrl { servedImages.record([url]) }
+    return product
   }
 
   public func suppliers() async throws -> [Supplier] {

@@ -310,6 +310,8 @@ enum PostgresCatalogSchema {
   /// like a bulk seed: nothing a client shows changed.
   static let version6 = """
     ALTER TABLE products ADD COLUMN image_url text;
+    CREATE INDEX products_by_image ON products (image_url)
+      WHERE image_url NOT LIKE 'catalogd-demo:%';
     CREATE OR REPLACE FUNCTION products_updated() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
       moved_from bigint[];

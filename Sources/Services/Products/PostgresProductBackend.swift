@@ -296,6 +296,16 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     return images.resolved(found.product)
   }
 
+  public func handedOut(imageURL url: String) async throws -> Bool {
+    if images.isPicture(url) { return true }
+    return try await database(.statements) { session in
+      try !session.executePrepared(
+        "SELECT 1 FROM products WHERE image_url = $1 AND image_url NOT LIKE 'catalogd-demo:%'",
+        [url]
+      ).rows.isEmpty
+    }
+  }
+
   public func suppliers() async throws -> [Supplier] {
     try await database(.statements) { session in
       try session.executePrepared("SELECT id, name FROM suppliers ORDER BY name COLLATE \"C\", id")

@@ -27,6 +27,10 @@ public protocol ProductBackend: Sendable {
   func getNow(id: String) throws -> Product?
   /// `list`, likewise.
   func listNow(_ query: ProductListQuery) throws -> ProductPage?
+
+  /// Whether this backend handed out `url` as a product's `imageUrl` (for
+  /// `images/get`, which serves no other URL).
+  func handedOut(imageURL url: String) async throws -> Bool
 }
 
 extension ProductBackend {

@@ -60,6 +60,11 @@ public final class ProductsService: Sendable {
     changed(ProductChange(reason: .deleted, id: id))
   }
 
+  /// Whether `url` is an `imageUrl` the catalog handed out (see `images/get`).
+  public func handedOut(imageURL url: String) async throws -> Bool {
+    try await backend.handedOut(imageURL: url)
+  }
+
   public func suppliers() async throws -> [Supplier] {
     try await backend.suppliers()
   }

@@ -200,6 +200,16 @@ public final class SQLiteProductBackend: ProductBackend {
     return images.resolved(found.product)
   }
 
+  public func handedOut(imageURL url: String) async throws -> Bool {
+    if images.isPicture(url) { return true }
+    return try await connection().read { database in
+      try database.queryOne(
+        "SELECT 1 FROM products WHERE image_url = ? AND image_url NOT GLOB 'catalogd-demo:*'",
+        [.text(url)]
+      ) { _ in true } ?? false
+    }
+  }
+
   public func suppliers() async throws -> [Supplier] {
     try await connection().read { database in
       try database.query("SELECT id, name FROM suppliers ORDER BY name, id", []) { row in

@@ -96,6 +96,16 @@ export class CatalogdMethods {
   }
 
   /**
+   * `images/get`: A local file holding the image of a URL the daemon handed out (photos and products), downloaded into the bounded disk cache (--image-cache-mb). A URL it never handed out: -32602. A download that fails, is too large or is not an image: -32020 or -32021 naming the URL's host.
+   * @param {import('./types.generated.js').ImagesGetParams} params
+   * @param {import('./index.js').RequestOptions} [options]
+   * @returns {Promise<import('./types.generated.js').ImagesGetResult>}
+   */
+  imagesGet(params, options) {
+    return this.request("images/get", params, options);
+  }
+
+  /**
    * `initialize`: Starts the session (Language Server Protocol conventions); every other request before it gets -32002.
    * @param {import('./types.generated.js').InitializeParams} [params]
    * @param {import('./index.js').RequestOptions} [options]
@@ -277,6 +287,7 @@ export const METHODS = Object.freeze({
   feedsLoadMore: "feeds/loadMore",
   feedsOpen: "feeds/open",
   feedsRefresh: "feeds/refresh",
+  imagesGet: "images/get",
   initialize: "initialize",
   photosImage: "photos/image",
   photosList: "photos/list",

@@ -59,10 +59,24 @@ export interface FeedRange {
 
 export type FeedState = "idle" | "loading" | "refreshing" | "failed" | "ended";
 
+export interface LocalImage {
+  /** the URL asked for */
+  url: string;
+  /** a local file holding the image: the file itself for a file: URL, else a file of the bounded disk cache (read it soon: it stays until evicted) */
+  path: string;
+  contentType: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+  bytes: number;
+  /** true when no download was needed */
+  cached: boolean;
+  /** as stored; null only when the file was evicted before its header was read */
+  width: number | null;
+  height: number | null;
+}
+
 export interface Photo {
   /** stable across restarts */
   id: string;
-  /** from the file's metadata (EXIF Artist, PNG Author) or the upstream */
+  /** from the file's metadata (EXIF Artist, PNG Author, GIF XMP dc:creator) or the upstream */
   author: string | null;
   /** as stored (EXIF rotation is not applied) */
   width: number;
@@ -395,6 +409,15 @@ export interface FeedsRefreshParams {
 
 /** Result of `feeds/refresh`. */
 export type FeedsRefreshResult = FeedRange;
+
+/** Params of `images/get`. */
+export interface ImagesGetParams {
+  /** an image URL the daemon handed out: a photo's url or a product's imageUrl */
+  url: string;
+}
+
+/** Result of `images/get`. */
+export type ImagesGetResult = LocalImage;
 
 /** Params of `initialize`. */
 export interface InitializeParams {
@@ -758,6 +781,7 @@ export interface MethodMap {
   "feeds/loadMore": { params: FeedsLoadMoreParams; result: FeedsLoadMoreResult };
   "feeds/open": { params: FeedsOpenParams; result: FeedsOpenResult };
   "feeds/refresh": { params: FeedsRefreshParams; result: FeedsRefreshResult };
+  "images/get": { params: ImagesGetParams; result: ImagesGetResult };
   "initialize": { params: InitializeParams; result: InitializeResult };
   "photos/image": { params: PhotosImageParams; result: PhotosImageResult };
   "photos/list": { params: PhotosListParams; result: PhotosListResult };
@@ -815,6 +839,8 @@ export interface CatalogdMethods {
   feedsOpen(params: FeedsOpenParams, options?: RequestOptions): Promise<FeedsOpenResult>;
   /** `feeds/refresh`: Pull-to-refresh: reloads as many items as are loaded (at least one page) while the loaded items stay; when the reload arrived, feeds/pageLoaded {reset: true} replaces them (a new generation). A running load is abandoned (its callers get this reply's range). A failed refresh leaves items, generation and the next page as they were (feeds/stateChanged failed, with the error), and the feed stays usable; start is 0. */
   feedsRefresh(params: FeedsRefreshParams, options?: RequestOptions): Promise<FeedsRefreshResult>;
+  /** `images/get`: A local file holding the image of a URL the daemon handed out (photos and products), downloaded into the bounded disk cache (--image-cache-mb). A URL it never handed out: -32602. A download that fails, is too large or is not an image: -32020 or -32021 naming the URL's host. */
+  imagesGet(params: ImagesGetParams, options?: RequestOptions): Promise<ImagesGetResult>;
   /** `initialize`: Starts the session (Language Server Protocol conventions); every other request before it gets -32002. */
   initialize(params?: InitializeParams, options?: RequestOptions): Promise<InitializeResult>;
   /** `photos/image`: A local file holding the photo's image (downloaded into the disk cache for remote photos). Unknown id: -32001. */

@@ -210,19 +210,19 @@ test('the pager on a terminal reads raw keys and restores the terminal', { skip:
   const live = await liveFeeds(t);
   const dir = tempDir(t);
   const trace = join(dir, 'trace.log');
+  // Each step waits for what it should bring (generous deadlines: a loaded machine is slow).
   const steps = [
-    ['wait', 3],
+    ['until', ['photos · 1/10\x1b[K', 60]],
     ['raw', null],
     ['mark', null],
-    ...Array.from({ length: 8 }, () => [['send', 'j'], ['wait', 0.1]]).flat(),
-    ...Array.from({ length: 8 }, () => [['send', '\x1b[B'], ['wait', 0.1]]).flat(), // arrow keys
-    ['wait', 0.5],
+    ...Array.from({ length: 8 }, () => [['send', 'j'], ['wait', 0.05]]).flat(),
+    ...Array.from({ length: 8 }, () => [['send', '\x1b[B'], ['wait', 0.05]]).flat(), // arrow keys
+    ['until', ['photos · 17/30\x1b[K', 60]],
     ['mark', null],
     ['send', 'r'],
-    ['wait', 1],
+    ['until', [`photos · 1/${live ? 30 : 10}\x1b[K`, 60]],
     ['mark', null],
     ['send', '\x03'], // Ctrl-C quits like q
-    ['wait', 1],
   ];
   const child = spawn(
     'python3',

@@ -20,6 +20,7 @@ from ._types import (
     FeedsPageLoaded,
     FeedsStateChanged,
     InitializeResult,
+    LocalImage,
     PhotoImage,
     PhotoPage,
     Place,
@@ -63,6 +64,7 @@ METHODS: Dict[str, str] = {
     "feeds/loadMore": "feeds_load_more",
     "feeds/open": "feeds_open",
     "feeds/refresh": "feeds_refresh",
+    "images/get": "images_get",
     "initialize": "initialize",
     "photos/image": "photos_image",
     "photos/list": "photos_list",
@@ -98,6 +100,7 @@ PARAMS: Dict[str, Dict[str, str]] = {
         "changes": "changes",
     },
     "feeds/refresh": {"feedId": "feed_id"},
+    "images/get": {"url": "url"},
     "initialize": {"clientInfo": "client_info", "clientId": "client_id", "locale": "locale"},
     "photos/image": {"id": "id"},
     "photos/list": {"page": "page", "limit": "limit"},
@@ -386,6 +389,25 @@ class ClientMethods:
         params["feedId"] = _w.to_json(feed_id)
         result = self.request("feeds/refresh", params, timeout=timeout)
         return FeedRange.from_json(result)
+
+    def images_get(self, *, url: str, timeout: Optional[float] = None) -> LocalImage:
+        """A local file holding the image of a URL the daemon handed out (photos and products),
+        downloaded into the bounded disk cache (--image-cache-mb). A URL it never handed out:
+        -32602. A download that fails, is too large or is not an image: -32020 or -32021 naming the
+        URL's host.
+
+        Calls `images/get`.
+
+        Args:
+            url: an image URL the daemon handed out: a photo's url or a product's imageUrl
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: LocalImage.
+        """
+        params: Dict[str, Any] = {}
+        params["url"] = _w.to_json(url)
+        result = self.request("images/get", params, timeout=timeout)
+        return LocalImage.from_json(result)
 
     def initialize(
         self,
@@ -1209,6 +1231,25 @@ class AsyncClientMethods:
         params["feedId"] = _w.to_json(feed_id)
         result = await self.request("feeds/refresh", params, timeout=timeout)
         return FeedRange.from_json(result)
+
+    async def images_get(self, *, url: str, timeout: Optional[float] = None) -> LocalImage:
+        """A local file holding the image of a URL the daemon handed out (photos and products),
+        downloaded into the bounded disk cache (--image-cache-mb). A URL it never handed out:
+        -32602. A download that fails, is too large or is not an image: -32020 or -32021 naming the
+        URL's host.
+
+        Calls `images/get`.
+
+        Args:
+            url: an image URL the daemon handed out: a photo's url or a product's imageUrl
+            timeout: seconds to wait for the reply; None: the client's default.
+
+        Returns: LocalImage.
+        """
+        params: Dict[str, Any] = {}
+        params["url"] = _w.to_json(url)
+        result = await self.request("images/get", params, timeout=timeout)
+        return LocalImage.from_json(result)
 
     async def initialize(
         self,

@@ -32,6 +32,7 @@ __all__ = [
     "FeedsStateChangedError",
     "InitializeResult",
     "InitializeResultServerInfo",
+    "LocalImage",
     "Photo",
     "PhotoImage",
     "PhotoPage",
@@ -631,13 +632,63 @@ class InitializeResultServerInfo:
 
 
 @dataclass(frozen=True)
+class LocalImage:
+    """The `LocalImage` schema."""
+
+    url: str
+    """the URL asked for (`url`)"""
+    path: str
+    """a local file holding the image: the file itself for a file: URL, else a file of the bounded disk
+    cache (read it soon: it stays until evicted) (`path`)
+    """
+    content_type: Literal["image/jpeg", "image/png", "image/gif", "image/webp"]
+    """(`contentType`)"""
+    bytes: int
+    """(`bytes`)"""
+    cached: bool
+    """true when no download was needed (`cached`)"""
+    width: Optional[int]
+    """as stored; null only when the file was evicted before its header was read (`width`)"""
+    height: Optional[int]
+    """(`height`)"""
+
+    @classmethod
+    def from_json(cls, obj: Any) -> LocalImage:
+        """A `LocalImage` from wire JSON; unknown members are ignored."""
+        obj = _w.expect_object(obj, "LocalImage")
+        return cls(
+            url=_w.required(obj, "url", "LocalImage"),
+            path=_w.required(obj, "path", "LocalImage"),
+            content_type=_w.required(obj, "contentType", "LocalImage"),
+            bytes=_w.required(obj, "bytes", "LocalImage"),
+            cached=_w.required(obj, "cached", "LocalImage"),
+            width=_w.required(obj, "width", "LocalImage"),
+            height=_w.required(obj, "height", "LocalImage"),
+        )
+
+    def to_json(self) -> Dict[str, Any]:
+        """Wire JSON: camelCase names; optional members that are None are left out."""
+        out: Dict[str, Any] = {}
+        out["url"] = _w.to_json(self.url)
+        out["path"] = _w.to_json(self.path)
+        out["contentType"] = _w.to_json(self.content_type)
+        out["bytes"] = _w.to_json(self.bytes)
+        out["cached"] = _w.to_json(self.cached)
+        out["width"] = _w.to_json(self.width)
+        out["height"] = _w.to_json(self.height)
+        return out
+
+
+@dataclass(frozen=True)
 class Photo:
     """The `Photo` schema."""
 
     id: str
     """stable across restarts (`id`)"""
     author: Optional[str]
-    """from the file's metadata (EXIF Artist, PNG Author) or the upstream (`author`)"""
+    """from the file's metadata (EXIF Artist, PNG Author, GIF XMP dc:creator) or the upstream
+    (`author`)
+    """
     width: int
     """as stored (EXIF rotation is not applied) (`width`)"""
     height: int

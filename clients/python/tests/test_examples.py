@@ -249,20 +249,21 @@ def test_the_feed_app_on_a_terminal_reads_raw_keys_and_restores_the_terminal(dae
         feed = c.feeds_open(source="photos", page_size=30)
         c.feeds_load_more(feed_id=feed.feed_id)
         photos = c.feeds_items(feed_id=feed.feed_id, start=0, end=30).items
+    # Each step waits for what it should bring (generous deadlines: a loaded machine is slow).
     steps = [
-        ["wait", 3], ["raw", None], ["mark", None],
-        *[step for _ in range(8) for step in (["send", "j"], ["wait", 0.1])],
-        *[step for _ in range(8) for step in (["send", "\x1b[B"], ["wait", 0.1])],  # arrow keys
-        ["wait", 0.5], ["mark", None],
-        ["send", "r"], ["wait", 1], ["mark", None],
-        ["send", "\x03"], ["wait", 1],  # Ctrl-C quits like q
+        ["until", ["photos · 1/10\x1b[K", 60]], ["raw", None], ["mark", None],
+        *[step for _ in range(8) for step in (["send", "j"], ["wait", 0.05])],
+        *[step for _ in range(8) for step in (["send", "\x1b[B"], ["wait", 0.05])],  # arrow keys
+        ["until", ["photos · 17/30\x1b[K", 60]], ["mark", None],
+        ["send", "r"], ["until", [f"photos · 1/{30 if live else 10}\x1b[K", 60]], ["mark", None],
+        ["send", "\x03"],  # Ctrl-C quits like q
     ]
     env = daemons.env({"PYTHONPATH": str(PACKAGE_ROOT), "TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
     r = subprocess.run(
         [sys.executable, str(REPO_ROOT / "scripts" / "pty-run.py"), "12", "100", json.dumps(steps), "--",
          sys.executable, "-m", "catalogd.examples.feed", "--bin", daemons.bin, "--page-size", "10",
          "--", "--trace", str(trace)],
-        capture_output=True, text=True, timeout=60, env=env, cwd=str(daemons.base),
+        capture_output=True, text=True, timeout=240, env=env, cwd=str(daemons.base),
     )
     assert r.returncode == 0, r.stderr
     run = json.loads(r.stdout)
