@@ -118,7 +118,7 @@ def test_id_and_value_comparison_is_type_strict():
 # ---------------------------------------------------------------- the declared contract
 
 GOOD_PRODUCT = {"id": "1", "nameKo": "사과", "nameEn": None, "price": 1000, "supplier": None,
-                "createdAt": None, "updatedAt": None, "version": 1}
+                "createdAt": None, "updatedAt": None, "version": 1, "imageUrl": None}
 
 
 def answers(*replies: dict) -> str:
