@@ -12,9 +12,37 @@ public enum RFC3339 {
     let fraction = Int(microseconds - Int64(seconds) * 1_000_000)
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-      + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))."
-      + pad(Int32(fraction), 6) + "Z"
+    let year = Int(parts.tm_year) + 1900
+    guard (0...9999).contains(year) else {
+      return "\(pad(Int32(year), 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+        + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))."
+        + pad(Int32(fraction), 6) + "Z"
+    }
+    // Written digit by digit: every product a read returns has two of these.
+    return String(unsafeUninitializedCapacity: 27) { text in
+      func put(_ value: Int, _ width: Int, at end: Int) {
+        var value = value
+        for index in stride(from: end - 1, through: end - width, by: -1) {
+          text[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+          value /= 10
+        }
+      }
+      put(year, 4, at: 4)
+      text[4] = 0x2D
+      put(Int(parts.tm_mon) + 1, 2, at: 7)
+      text[7] = 0x2D
+      put(Int(parts.tm_mday), 2, at: 10)
+      text[10] = 0x54
+      put(Int(parts.tm_hour), 2, at: 13)
+      text[13] = 0x3A
+      put(Int(parts.tm_min), 2, at: 16)
+      text[16] = 0x3A
+      put(Int(parts.tm_sec), 2, at: 19)
+      text[19] = 0x2E
+      put(fraction, 6, at: 26)
+      text[26] = 0x5A
+      return 27
+    }
   }
 
   /// Now, in microseconds since the epoch.

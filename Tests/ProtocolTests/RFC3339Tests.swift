@@ -17,6 +17,17 @@ final class RFC3339Tests: XCTestCase {
     }
   }
 
+  func testKnownInstantsAreWrittenDigitByDigit() {
+    XCTAssertEqual(RFC3339.string(microseconds: 0), "1970-01-01T00:00:00.000000Z")
+    XCTAssertEqual(RFC3339.string(microseconds: -1), "1969-12-31T23:59:59.999999Z")
+    XCTAssertEqual(RFC3339.string(microseconds: 951_782_400_000_000), "2000-02-29T00:00:00.000000Z")
+    XCTAssertEqual(
+      RFC3339.string(microseconds: 253_402_300_799_999_999), "9999-12-31T23:59:59.999999Z")
+    XCTAssertEqual(
+      RFC3339.string(microseconds: -62_135_596_800_000_000), "0001-01-01T00:00:00.000000Z")
+    XCTAssertEqual(RFC3339.string(microseconds: 1_795_715_684_869_009).utf8.count, 27)
+  }
+
   func testOtherShapesAreNotRead() {
     for text in [
       "", "2026-11-22T02:55:00Z", "2026-11-22T02:55:00.123456+00:00", "2026-13-22T02:55:00.123456Z",

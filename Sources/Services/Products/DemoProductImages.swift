@@ -19,9 +19,12 @@ public struct DemoProductImages: Sendable {
   static let side = 192
 
   public let folder: String
+  /// `file://` and the folder, percent-encoded: what every picture's URL starts with.
+  private let urlPrefix: String
 
   public init(dataDirectory: String) {
     folder = PhotoFiles.absolute(dataDirectory) + "/product-images"
+    urlPrefix = "file://" + Self.percentEncoded(folder) + "/"
   }
 
   /// What a catalog stores as the picture of kind `kind` (an index of `DemoCatalog.kinds`).
@@ -37,7 +40,7 @@ public struct DemoProductImages: Sendable {
   }
 
   private func url(name: Substring) -> String {
-    "file://" + Self.percentEncoded(folder) + "/" + name + ".png"
+    urlPrefix + name + ".png"
   }
 
   private func url(name: String) -> String { url(name: name[...]) }

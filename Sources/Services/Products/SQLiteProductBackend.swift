@@ -183,7 +183,7 @@ public final class SQLiteProductBackend: ProductBackend {
     guard
       let found = try readers.read({ database in
         try database.queryOne(
-          Self.selectProduct + " WHERE p.id = ?", [.integer(rowID)], row: Self.product)
+          Self.selectProductByID, [.integer(rowID)], row: Self.product)
       })
     else { return nil }
     guard let found else { throw NotFound(resource: "product", id: id) }
@@ -194,7 +194,7 @@ public final class SQLiteProductBackend: ProductBackend {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let found = try await connection().read { database in
       try database.queryOne(
-        Self.selectProduct + " WHERE p.id = ?", [.integer(rowID)], row: Self.product)
+        Self.selectProductByID, [.integer(rowID)], row: Self.product)
     }
     guard let found else { throw NotFound(resource: "product", id: id) }
     return images.resolved(found.product)
@@ -335,6 +335,8 @@ public final class SQLiteProductBackend: ProductBackend {
     FROM products p LEFT JOIN suppliers s ON s.id = p.supplier_id
     """
 
+  static let selectProductByID = selectProduct + " WHERE p.id = ?"
+
   @Sendable static func product(_ row: SQLiteRow) throws -> ProductRow {
     let created = try row.int64(6)
     let supplier =
@@ -352,7 +354,7 @@ public final class SQLiteProductBackend: ProductBackend {
   private static func fetch(_ database: SQLiteDatabase, id: Int64) throws -> Product {
     guard
       let row = try database.queryOne(
-        selectProduct + " WHERE p.id = ?", [.integer(id)], row: product)
+        selectProductByID, [.integer(id)], row: product)
     else { throw NotFound(resource: "product", id: String(id)) }
     return row.product
   }

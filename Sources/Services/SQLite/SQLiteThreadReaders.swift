@@ -11,9 +11,13 @@ import Glibc
 /// once: the caller then asks the writer's connection instead.
 public final class SQLiteThreadReaders: Sendable {
   public let path: String
+  /// Each connection's page cache, in KiB: the upper levels of the tables'
+  /// B-trees stay in memory (SQLite's default, 2 MB, is shared by all of it).
+  public let cacheKilobytes: Int
 
-  public init(path: String) {
+  public init(path: String, cacheKilobytes: Int = 8 << 10) {
     self.path = path
+    self.cacheKilobytes = cacheKilobytes
   }
 
   /// This thread's connection to the file, opened on first use.
@@ -22,6 +26,7 @@ public final class SQLiteThreadReaders: Sendable {
     if let database = connections.byPath[path] { return database }
     let database = try SQLiteDatabase(
       path: path, options: SQLiteDatabase.Options(readOnly: true, busyTimeoutMilliseconds: 0))
+    try database.execute("PRAGMA cache_size = -\(cacheKilobytes)")
     connections.byPath[path] = database
     return database
   }
