@@ -1,4 +1,5 @@
 import Protocol
+import Services
 
 #if canImport(Glibc)
   import Glibc
@@ -37,6 +38,8 @@ struct MessageReader {
       }
       let endOfInput = count == 0
       if !endOfInput { decoder.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) }
+      // The reads among the requests read at once share one snapshot of each file.
+      SQLiteThreadReaders.beginBurst()
       while let event = endOfInput ? decoder.finish() : decoder.next() {
         if !framingKnown, let framing = decoder.framing {
           framingKnown = true
@@ -57,6 +60,7 @@ struct MessageReader {
         }
         connection.waitForRoom()
       }
+      SQLiteThreadReaders.endBurst()
       outbox.flush()
       if endOfInput { return }
     }

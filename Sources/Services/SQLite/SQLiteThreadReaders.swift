@@ -22,7 +22,10 @@ public final class SQLiteThreadReaders: Sendable {
 
   /// This thread's connection to the file, opened on first use.
   public func database() throws -> SQLiteDatabase {
-    let connections = ThreadConnections.current
+    try database(of: ThreadConnections.current)
+  }
+
+  private func database(of connections: ThreadConnections) throws -> SQLiteDatabase {
     if let database = connections.byPath[path] { return database }
     let database = try SQLiteDatabase(
       path: path, options: SQLiteDatabase.Options(readOnly: true, busyTimeoutMilliseconds: 0))
@@ -31,21 +34,62 @@ public final class SQLiteThreadReaders: Sendable {
     return database
   }
 
-  /// Runs `body` in a read transaction on this thread's connection; nil when
-  /// the file is busy (the caller asks the writer's connection instead).
+  /// Runs `body` in a read transaction on this thread's connection (in a
+  /// burst, the burst's); nil when the file is busy (the caller asks the
+  /// writer's connection instead).
   public func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T? {
+    let connections = ThreadConnections.current
+    var database: SQLiteDatabase?
     do {
-      let database = try database()
-      return try database.transaction(.deferred) { try body(database) }
-    } catch let error as SQLiteError where error.isBusy {
-      return nil
+      let opened = try self.database(of: connections)
+      database = opened
+      guard connections.burstDepth > 0 else {
+        return try opened.transaction(.deferred) { try body(opened) }
+      }
+      if !opened.isInTransaction {
+        try opened.run("BEGIN DEFERRED")
+        connections.open.append(opened)
+      }
+      return try body(opened)
+    } catch {
+      // A failed read ends the burst's transaction of this file: the next read begins anew.
+      if connections.burstDepth > 0, let database { connections.end(database) }
+      if let error = error as? SQLiteError, error.isBusy { return nil }
+      throw error
     }
+  }
+
+  /// Starts a burst on this thread: until `endBurst`, the reads of each file
+  /// share one transaction, begun at the first of them. For the requests a
+  /// session read from its pipe at once: all were sent before that snapshot
+  /// began, so it holds every write acknowledged before any of them was sent,
+  /// and their file locks and cache checks are paid once. Bursts nest.
+  public static func beginBurst() {
+    ThreadConnections.current.burstDepth += 1
+  }
+
+  /// Ends the burst `beginBurst` started: its read transactions end.
+  public static func endBurst() {
+    let connections = ThreadConnections.current
+    connections.burstDepth -= 1
+    guard connections.burstDepth == 0 else { return }
+    for database in connections.open { connections.end(database) }
   }
 }
 
 /// The connections of one thread, by path.
 private final class ThreadConnections {
   var byPath: [String: SQLiteDatabase] = [:]
+  /// How many bursts are open on the thread (`SQLiteThreadReaders.beginBurst`).
+  var burstDepth = 0
+  /// The connections whose burst transaction is open.
+  var open: [SQLiteDatabase] = []
+
+  /// Ends `database`'s burst transaction (a read: nothing to keep).
+  func end(_ database: SQLiteDatabase) {
+    database.rollback()
+    open.removeAll { $0 === database }
+  }
 
   /// The thread-specific slot; its destructor releases the thread's connections.
   static let key: pthread_key_t = {

@@ -1,0 +1,34 @@
+import XCTest
+
+@testable import Services
+
+/// A thread's read-only connections: each read its own snapshot, except
+/// inside a burst, whose reads share the one its first read began.
+final class SQLiteThreadReadersTests: XCTestCase {
+  func testEachReadSeesEveryCommitBeforeItAndABurstKeepsOneSnapshot() throws {
+    let directory = try SQLiteTestDirectory()
+    defer { directory.remove() }
+    let path = directory.file()
+    let writer = try SQLiteDatabase(path: path)
+    try writer.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1)")
+    let readers = SQLiteThreadReaders(path: path)
+    func newest() throws -> Int? {
+      try readers.read { database in
+        try database.queryOne("SELECT max(v) FROM t", []) { try $0.int(0) }
+      } ?? nil
+    }
+    XCTAssertEqual(try newest(), 1)
+    try writer.run("INSERT INTO t VALUES (2)", [])
+    XCTAssertEqual(try newest(), 2, "a read begun after a commit sees it")
+
+    SQLiteThreadReaders.beginBurst()
+    XCTAssertEqual(try newest(), 2)
+    try writer.run("INSERT INTO t VALUES (3)", [])
+    XCTAssertEqual(try newest(), 2, "the burst's reads share its first read's snapshot")
+    SQLiteThreadReaders.endBurst()
+    XCTAssertEqual(try newest(), 3, "after the burst, a new snapshot")
+    SQLiteThreadReaders.beginBurst()
+    XCTAssertEqual(try newest(), 3)
+    SQLiteThreadReaders.endBurst()
+  }
+}
