@@ -33,7 +33,7 @@ struct SharedDaemonBenchmark {
       key: "ownFirstSearch", label: "own daemon: first search", unit: "ms", decimals: 1)
     ownFigure.value = Double(ownFirst) / 1e6
     ownFigure.detail =
-      "reads the rows and builds the index; RSS after it \(megabytes(ownResident)) MB"
+      "reads the rows and builds the index; RSS after it \(Self.megabytes(ownResident)) MB"
     report.add(ownFigure)
 
     // Eight clients, one after the other, of one shared daemon.
@@ -65,24 +65,16 @@ struct SharedDaemonBenchmark {
     let processes = [daemon] + clients.map(\.process)
     let resident = try processes.reduce(0) { $0 + (try $1.residentKilobytes()) }
     let proportional = try processes.reduce(0) { $0 + (try $1.proportionalKilobytes()) }
-    var memory = Figure(
-      key: "sharedResidentPercent", label: "shared: RSS of all, % of one own", unit: "%",
-      decimals: 0, target: .atMost(150))
-    memory.value = Double(resident) * 100 / Double(ownResident)
-    memory.detail =
-      "\(megabytes(resident)) MB for the daemon and \(Self.clients) forwarders, "
-      + "one own \(megabytes(ownResident)) MB"
-    report.add(memory)
+    report.add(
+      Self.percentOfOwn(
+        key: "sharedResidentPercent", label: "shared: RSS of all, % of one own", all: resident,
+        own: ownResident, target: 150))
     // RSS counts the pages of the binary and its libraries in every process
     // that maps them; PSS counts each page once, shared among them.
-    var shared = Figure(
-      key: "sharedProportionalPercent", label: "shared: PSS of all, % of one own", unit: "%",
-      decimals: 0)
-    shared.value = Double(proportional) * 100 / Double(ownProportional)
-    shared.detail =
-      "\(megabytes(proportional)) MB for the daemon and \(Self.clients) forwarders, "
-      + "one own \(megabytes(ownProportional)) MB"
-    report.add(shared)
+    report.add(
+      Self.percentOfOwn(
+        key: "sharedProportionalPercent", label: "shared: PSS of all, % of one own",
+        all: proportional, own: ownProportional, target: nil))
     for client in clients { try client.close() }
 
     try forwarderOverhead(socket: socket, into: &report)
@@ -95,19 +87,17 @@ struct SharedDaemonBenchmark {
     let timeout = options.timeoutSeconds
     let roundTrips = options.pingPongRoundTrips
     // Alternated, so that a change in the machine's load touches both alike.
+    func pingPongMedian(_ arguments: [String]) throws -> UInt64 {
+      try PingPong(
+        binary: options.binary, framing: .ndjson, roundTrips: roundTrips, watchdog: watchdog,
+        timeoutSeconds: timeout, arguments: arguments
+      ).latencies.median
+    }
     var direct: [UInt64] = []
     var forwarded: [UInt64] = []
     for _ in 0..<3 {
-      direct.append(
-        try PingPong(
-          binary: options.binary, framing: .ndjson, roundTrips: roundTrips, watchdog: watchdog,
-          timeoutSeconds: timeout
-        ).latencies.median)
-      forwarded.append(
-        try PingPong(
-          binary: options.binary, framing: .ndjson, roundTrips: roundTrips, watchdog: watchdog,
-          timeoutSeconds: timeout, arguments: ["--remote", socket]
-        ).latencies.median)
+      direct.append(try pingPongMedian([]))
+      forwarded.append(try pingPongMedian(["--remote", socket]))
     }
     let directP50 = Double(direct.sorted()[1]) / 1e3
     let forwardedP50 = Double(forwarded.sorted()[1]) / 1e3
@@ -123,16 +113,29 @@ struct SharedDaemonBenchmark {
     var throughput = Figure(
       key: "forwardedThroughput", label: "pipelined echo through a forwarder", unit: "req/s",
       decimals: 0, target: .atLeast(300_000))
-    let through = try Throughput(
-      binary: options.binary, framing: .ndjson, requests: options.requests, watchdog: watchdog,
-      timeoutSeconds: timeout, arguments: ["--remote", socket])
-    let own = try Throughput(
-      binary: options.binary, framing: .ndjson, requests: options.requests, watchdog: watchdog,
-      timeoutSeconds: timeout)
+    func echoes(_ arguments: [String]) throws -> Throughput {
+      try Throughput(
+        binary: options.binary, framing: .ndjson, requests: options.requests, watchdog: watchdog,
+        timeoutSeconds: timeout, arguments: arguments)
+    }
+    let through = try echoes(["--remote", socket])
+    let own = try echoes([])
     throughput.value = through.requestsPerSecond
     throughput.detail =
       "direct \(formatted(own.requestsPerSecond, decimals: 0, grouped: true)) req/s"
     report.add(throughput)
+  }
+
+  /// Memory of the daemon and its forwarders as a percentage of one own daemon's.
+  private static func percentOfOwn(
+    key: String, label: String, all: Int, own: Int, target: Double?
+  ) -> Figure {
+    var figure = Figure(
+      key: key, label: label, unit: "%", decimals: 0, target: target.map { .atMost($0) })
+    figure.value = Double(all) * 100 / Double(own)
+    figure.detail =
+      "\(megabytes(all)) MB for the daemon and \(clients) forwarders, one own \(megabytes(own)) MB"
+    return figure
   }
 
   /// `catalogd call --remote=auto quotes/random`, spawned to its exit, once the daemon runs.
@@ -193,7 +196,7 @@ struct SharedDaemonBenchmark {
     return monotonicNanoseconds() - started
   }
 
-  private func megabytes(_ kilobytes: Int) -> String {
+  private static func megabytes(_ kilobytes: Int) -> String {
     formatted(Double(kilobytes) / 1024, decimals: 1, grouped: false)
   }
 }

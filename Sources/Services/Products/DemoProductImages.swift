@@ -36,19 +36,20 @@ public struct DemoProductImages: Sendable {
 
   /// The `file:` URL of the picture of kind `kind`.
   public func url(kind: Int) -> String {
-    url(name: DemoCatalog.kinds[kind])
+    url(name: DemoCatalog.kinds[kind][...])
   }
 
   private func url(name: Substring) -> String {
     urlPrefix + name + ".png"
   }
 
-  private func url(name: String) -> String { url(name: name[...]) }
-
   /// Whether `url` is one of the demo pictures' URLs.
   func isPicture(_ url: String) -> Bool {
-    DemoCatalog.kinds.indices.contains { self.url(kind: $0) == url }
+    guard url.hasPrefix(urlPrefix), url.hasSuffix(".png") else { return false }
+    return Self.kindNames.contains(String(url.dropFirst(urlPrefix.count).dropLast(4)))
   }
+
+  private static let kindNames = Set(DemoCatalog.kinds)
 
   /// `product` as clients see it: a demo picture's stored form made a URL.
   func resolved(_ product: Product) -> Product {

@@ -305,33 +305,11 @@ enum PostgresCatalogSchema {
     """
 
   /// Each product's optional picture: an http, https or file URL
-  /// (`ProductValidation.imageURL`). Updates made with `catalogd.bulk` on
-  /// (the migration giving the demo products their pictures) notify no one,
-  /// like a bulk seed: nothing a client shows changed.
+  /// (`ProductValidation.imageURL`). The index finds the product of an image
+  /// URL for `images/get`; the demo pictures' stored form stays out of it.
   static let version6 = """
     ALTER TABLE products ADD COLUMN image_url text;
     CREATE INDEX products_by_image ON products (image_url)
       WHERE image_url NOT LIKE 'catalogd-demo:%';
-    CREATE OR REPLACE FUNCTION products_updated() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-      moved_from bigint[];
-      moved_to bigint[];
-    BEGIN
-      IF current_setting('catalogd.bulk', true) = 'on' THEN
-        RETURN NULL;
-      END IF;
-      -- A product moved to another supplier: one less for the old, one more for the new.
-      SELECT array_agg(o.supplier_id), array_agg(n.supplier_id) INTO moved_from, moved_to
-      FROM old_rows o JOIN new_rows n USING (id)
-      WHERE coalesce(o.supplier_id, 0) <> coalesce(n.supplier_id, 0);
-      IF moved_from IS NOT NULL THEN
-        PERFORM product_counts_add_all(moved_from || moved_to,
-          array_fill(-1::bigint, ARRAY[cardinality(moved_from)])
-            || array_fill(1::bigint, ARRAY[cardinality(moved_to)]));
-      END IF;
-      PERFORM products_notify('updated', (SELECT array_agg(id ORDER BY id) FROM new_rows));
-      RETURN NULL;
-    END
-    $$;
     """
 }

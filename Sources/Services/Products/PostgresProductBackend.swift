@@ -126,8 +126,9 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
       PostgresMigration(version: 6) { session in
         try session.executeScript(PostgresCatalogSchema.version6)
         let items = DemoCatalog.items()
-        try session.execute("SELECT set_config('catalogd.bulk', 'on', true)")
-        defer { _ = try? session.execute("SELECT set_config('catalogd.bulk', 'off', true)") }
+        // Nothing a client shows changed: no products/changed for the demo products
+        // (the trigger is off for this transaction only; DDL is transactional).
+        try session.execute("ALTER TABLE products DISABLE TRIGGER products_updated")
         try session.execute(
           """
           UPDATE products p SET image_url = d.url
@@ -139,6 +140,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
             PostgresArray.literal(items.map(\.nameKo)),
             PostgresArray.literal(items.map { DemoProductImages.storedValue(kind: $0.kind) }),
           ])
+        try session.execute("ALTER TABLE products ENABLE TRIGGER products_updated")
       },
     ]
   }()

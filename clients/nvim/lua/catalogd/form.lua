@@ -48,13 +48,9 @@ local function form_lines(product)
 end
 
 local function buffer_name(product)
-  local name = product and ("catalogd://products/" .. product.id .. "/edit") or "catalogd://products/new"
-  local candidate, n = name, 1
-  while vim.fn.bufexists(candidate) == 1 do
-    n = n + 1
-    candidate = ("%s (%d)"):format(name, n)
-  end
-  return candidate
+  return require("catalogd.names").unique(
+    product and ("catalogd://products/" .. product.id .. "/edit") or "catalogd://products/new"
+  )
 end
 
 local function fill(buf, product)

@@ -5,6 +5,7 @@
 local config = require("catalogd.config")
 local feeds = require("catalogd.feed")
 local hl = require("catalogd.highlight")
+local names = require("catalogd.names")
 local sources = require("catalogd.sources")
 
 local M = {}
@@ -17,15 +18,6 @@ local detail_ns = vim.api.nvim_create_namespace("catalogd_detail")
 
 -- The open lists by buffer number.
 M.lists = {}
-
-local function unique_name(name)
-  local candidate, n = name, 1
-  while vim.fn.bufexists(candidate) == 1 do
-    n = n + 1
-    candidate = ("%s (%d)"):format(name, n)
-  end
-  return candidate
-end
 
 -- A window to show a new list in: the current one when it holds nothing (a
 -- fresh start), else a new split above it.
@@ -111,7 +103,7 @@ function List:_make_buffer()
   M.lists[buf] = self
   vim.bo[buf].bufhidden = "wipe"
   vim.bo[buf].modifiable = false
-  vim.api.nvim_buf_set_name(buf, unique_name("catalogd://" .. self.source .. (self.label or "")))
+  vim.api.nvim_buf_set_name(buf, names.unique("catalogd://" .. self.source .. (self.label or "")))
   local win = list_window()
   vim.api.nvim_win_set_buf(win, buf)
   vim.api.nvim_win_call(win, function()
@@ -363,7 +355,7 @@ function List:_show_detail(item, detail, list_win)
     vim.bo[buf].bufhidden = "wipe"
     vim.keymap.set("n", "q", "<Cmd>close<CR>", { buffer = buf, nowait = true, silent = true, desc = "catalogd: close" })
   end
-  pcall(vim.api.nvim_buf_set_name, buf, unique_name(("catalogd://%s/%s"):format(self.source, item.id)))
+  pcall(vim.api.nvim_buf_set_name, buf, names.unique(("catalogd://%s/%s"):format(self.source, item.id)))
   local lines = { detail.title, "" }
   vim.list_extend(lines, detail.lines)
   vim.bo[buf].modifiable = true
