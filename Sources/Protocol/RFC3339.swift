@@ -8,40 +8,60 @@
 public enum RFC3339 {
   /// `2026-11-22T02:55:00.123456Z` for `microseconds` since 1970-01-01T00:00:00Z.
   public static func string(microseconds: Int64) -> String {
-    var seconds = time_t(microseconds.floorDivided(by: 1_000_000))
-    let fraction = Int(microseconds - Int64(seconds) * 1_000_000)
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    let year = Int(parts.tm_year) + 1900
-    guard (0...9999).contains(year) else {
-      return "\(pad(Int32(year), 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-        + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))."
-        + pad(Int32(fraction), 6) + "Z"
-    }
-    // Written digit by digit: every product a read returns has two of these.
-    return String(unsafeUninitializedCapacity: 27) { text in
-      func put(_ value: Int, _ width: Int, at end: Int) {
+    var text: [UInt8] = []
+    text.reserveCapacity(27)
+    write(microseconds: microseconds, into: &text)
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Appends `string(microseconds:)`'s text to `output`, digit by digit:
+  /// every product a read returns has two of these.
+  public static func write(microseconds: Int64, into output: inout [UInt8]) {
+    let seconds = microseconds.floorDivided(by: 1_000_000)
+    let fraction = Int(microseconds - seconds * 1_000_000)
+    let days = seconds.floorDivided(by: 86_400)
+    let time = Int(seconds - days * 86_400)
+    // The civil date of `days` since 1970-01-01 (Howard Hinnant's civil_from_days).
+    let shifted = days + 719_468
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
+    let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
+    let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
+    // Filled in place, then appended at once.
+    var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &text) { text in
+      func put(_ value: Int, _ width: Int, endingAt end: Int) {
         var value = value
         for index in stride(from: end - 1, through: end - width, by: -1) {
           text[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
           value /= 10
         }
       }
-      put(year, 4, at: 4)
+      put(year, 4, endingAt: 4)
       text[4] = 0x2D
-      put(Int(parts.tm_mon) + 1, 2, at: 7)
+      put(month, 2, endingAt: 7)
       text[7] = 0x2D
-      put(Int(parts.tm_mday), 2, at: 10)
+      put(day, 2, endingAt: 10)
       text[10] = 0x54
-      put(Int(parts.tm_hour), 2, at: 13)
+      put(time / 3_600, 2, endingAt: 13)
       text[13] = 0x3A
-      put(Int(parts.tm_min), 2, at: 16)
+      put(time / 60 % 60, 2, endingAt: 16)
       text[16] = 0x3A
-      put(Int(parts.tm_sec), 2, at: 19)
+      put(time % 60, 2, endingAt: 19)
       text[19] = 0x2E
-      put(fraction, 6, at: 26)
+      put(fraction, 6, endingAt: 26)
       text[26] = 0x5A
-      return 27
+      // A year outside 0…9999 is written whole (RFC 3339 has no room for it).
+      if (0...9_999).contains(year) {
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<27]))
+      } else {
+        output.append(contentsOf: String(year).utf8)
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[4..<27]))
+      }
     }
   }
 
@@ -83,10 +103,6 @@ public enum RFC3339 {
     return ((days * 24 + hour) * 60 + minute) * 60_000_000 + second * 1_000_000 + fraction
   }
 
-  private static func pad(_ value: Int32, _ width: Int) -> String {
-    let digits = String(value)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
-  }
 }
 
 extension Int64 {

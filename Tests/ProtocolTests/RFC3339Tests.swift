@@ -2,6 +2,10 @@ import XCTest
 
 @testable import Protocol
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 final class RFC3339Tests: XCTestCase {
   func testMicrosecondsReadBackWhatStringWrote() {
     var random = SystemRandomNumberGenerator()
@@ -34,6 +38,31 @@ final class RFC3339Tests: XCTestCase {
       "2026-11-22 02:55:00.123456Z", "2026-11-22T02:55:0x.123456Z",
     ] {
       XCTAssertNil(RFC3339.microseconds(text), text)
+    }
+  }
+}
+
+extension RFC3339Tests {
+  /// The arithmetic agrees with the C library's calendar.
+  func testDatesAgreeWithGmtime() {
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<10_000 {
+      let microseconds = Int64.random(
+        in: -62_135_596_800_000_000...253_402_300_799_999_999, using: &random)
+      let floored = microseconds >= 0 ? microseconds : microseconds - 999_999
+      var seconds = time_t(floored / 1_000_000)
+      var parts = tm()
+      gmtime_r(&seconds, &parts)
+      func padded(_ value: Int32, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+      }
+      let expected =
+        "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-"
+        + "\(padded(parts.tm_mday, 2))T\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):"
+        + padded(parts.tm_sec, 2)
+      let text = RFC3339.string(microseconds: microseconds)
+      XCTAssertEqual(String(text.prefix(19)), expected, "\(microseconds)")
     }
   }
 }

@@ -55,19 +55,9 @@ struct Method: Sendable {
   }
 
   /// A read that `now` answers on the reader thread when it can, else `body`
-  /// as a task (see `Method.now`).
+  /// as a task (see `Method.now`); its result is written as JSON text
+  /// (`encodingTask`).
   static func read(
-    _ contract: MethodContract,
-    now: @escaping @Sendable (Params, RequestContext) throws -> JSON?,
-    _ body: @escaping @Sendable (Params, RequestContext) async throws -> JSON
-  ) -> Method {
-    Method(
-      contract: contract, body: .task { try await body(try contract.check($0), $1) }, lane: nil,
-      startsOnReader: true, now: { try now(try contract.check($0), $1).map(Reply.result) })
-  }
-
-  /// `read` for a result written as JSON text (`encodingTask`).
-  static func encodingRead(
     _ contract: MethodContract,
     now: @escaping @Sendable (Params, RequestContext) throws -> EncodedJSON?,
     _ body: @escaping @Sendable (Params, RequestContext) async throws -> EncodedJSON

@@ -33,7 +33,7 @@ enum PlacesSearch {
 
   /// Written straight from the rows: the map's hot path. Once the index is
   /// built, a search is short CPU work (Benchmarks/README.md): the reader thread answers it.
-  static let method = Method.encodingRead(contract, now: now) { params, context in
+  static let method = Method.read(contract, now: now) { params, context in
     let search = try query(params, page: params[page], size: params[size])
     return EncodedJSON(writtenBy: try await context.daemon.services.places.searchJSON(search))
   }

@@ -7,12 +7,12 @@ enum ProductsGet {
     result: .component(ProductSchemas.product))
 
   static let method = Method.read(contract, now: now) { params, context in
-    try await context.daemon.services.products.get(id: params[ProductLane.id]).json
+    EncodedJSON(try await context.daemon.services.products.get(id: params[ProductLane.id]).json)
   }
 
   /// The product read on the reader thread, when the catalog can (see `Method.read`).
-  private static func now(_ params: Params, _ context: RequestContext) throws -> JSON? {
-    try context.daemon.services.products.getNow(id: params[ProductLane.id])?.json
+  private static func now(_ params: Params, _ context: RequestContext) throws -> EncodedJSON? {
+    try context.daemon.services.products.getNow(id: params[ProductLane.id])
   }
 
 }

@@ -31,13 +31,13 @@ enum ProductsList {
 
   static let method = Method.read(contract, now: now) { params, context in
     let query = listQuery(params, cursor: params[cursor], limit: params[limit])
-    return try await context.daemon.services.products.list(query).json
+    return EncodedJSON(try await context.daemon.services.products.list(query).json)
   }
 
   /// The page read on the reader thread, when the catalog can (see `Method.read`).
-  private static func now(_ params: Params, _ context: RequestContext) throws -> JSON? {
+  private static func now(_ params: Params, _ context: RequestContext) throws -> EncodedJSON? {
     let query = listQuery(params, cursor: params[cursor], limit: params[limit])
-    return try context.daemon.services.products.listNow(query)?.json
+    return try context.daemon.services.products.listNow(query)
   }
 
   /// The list query of `filters`, shared with the products feed source.

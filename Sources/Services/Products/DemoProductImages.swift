@@ -1,4 +1,5 @@
 import Glibc
+import Protocol
 
 /// The pictures of the demo catalog: one PNG per kind of good (`DemoCatalog.kinds`),
 /// a shape for its shelf (a carton of milk, a round fruit, a fish, a bottle…)
@@ -21,10 +22,13 @@ public struct DemoProductImages: Sendable {
   public let folder: String
   /// `file://` and the folder, percent-encoded: what every picture's URL starts with.
   private let urlPrefix: String
+  /// `urlPrefix`'s UTF-8, for URLs written straight into JSON (`writeURL`).
+  private let urlPrefixBytes: [UInt8]
 
   public init(dataDirectory: String) {
     folder = PhotoFiles.absolute(dataDirectory) + "/product-images"
     urlPrefix = "file://" + Self.percentEncoded(folder) + "/"
+    urlPrefixBytes = Array(urlPrefix.utf8)
   }
 
   /// What a catalog stores as the picture of kind `kind` (an index of `DemoCatalog.kinds`).
@@ -33,6 +37,8 @@ public struct DemoProductImages: Sendable {
   }
 
   private static let storedPrefix = "catalogd-demo:"
+  private static let storedPrefixBytes = Array(storedPrefix.utf8)
+  private static let pictureSuffix = Array(".png".utf8)
 
   /// The `file:` URL of the picture of kind `kind`.
   public func url(kind: Int) -> String {
@@ -57,6 +63,20 @@ public struct DemoProductImages: Sendable {
     var resolved = product
     resolved.imageUrl = url(name: stored.dropFirst(Self.storedPrefix.count))
     return resolved
+  }
+
+  /// Writes the JSON string of a product's stored `imageUrl`, as clients see it
+  /// (`resolved`), from the bytes of its column.
+  func writeURL(stored: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    let prefix = Self.storedPrefixBytes
+    guard stored.count >= prefix.count, prefix.elementsEqual(stored[..<prefix.count]) else {
+      JSONWriter.writeString(utf8: stored, into: &output)
+      return
+    }
+    var url = urlPrefixBytes
+    url.append(contentsOf: UnsafeBufferPointer(rebasing: stored[prefix.count...]))
+    url.append(contentsOf: Self.pictureSuffix)
+    url.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &output) }
   }
 
   func resolved(_ page: ProductPage) -> ProductPage {

@@ -1,3 +1,5 @@
+import Protocol
+
 /// Where products live: the embedded SQLite catalog or a remote GraphQL upstream.
 ///
 /// Backends validate what only they can (an unknown supplier, a stale
@@ -21,12 +23,12 @@ public protocol ProductBackend: Sendable {
   /// cannot notice them returns a stream that never yields.
   func externalChanges() -> AsyncStream<ProductChange>
 
-  /// `get`, answered at once on the calling thread when the backend can do
-  /// that without waiting (a local file it reads directly); nil when it
-  /// cannot, and `get` must be asked.
-  func getNow(id: String) throws -> Product?
-  /// `list`, likewise.
-  func listNow(_ query: ProductListQuery) throws -> ProductPage?
+  /// `get`'s product as JSON, answered at once on the calling thread when the
+  /// backend can do that without waiting (a local file it reads directly);
+  /// nil when it cannot, and `get` must be asked.
+  func getNow(id: String) throws -> EncodedJSON?
+  /// `list`'s page as JSON, likewise.
+  func listNow(_ query: ProductListQuery) throws -> EncodedJSON?
 
   /// Whether this backend handed out `url` as a product's `imageUrl` (for
   /// `images/get`, which serves no other URL).
@@ -34,6 +36,6 @@ public protocol ProductBackend: Sendable {
 }
 
 extension ProductBackend {
-  public func getNow(id: String) throws -> Product? { nil }
-  public func listNow(_ query: ProductListQuery) throws -> ProductPage? { nil }
+  public func getNow(id: String) throws -> EncodedJSON? { nil }
+  public func listNow(_ query: ProductListQuery) throws -> EncodedJSON? { nil }
 }

@@ -1,3 +1,5 @@
+import Protocol
+
 /// The product manager's view model: list, detail, create, update, delete,
 /// suppliers. After every mutation it reports the change through `changed`
 /// (synchronously, before returning), so the daemon can tell the client to
@@ -20,13 +22,13 @@ public final class ProductsService: Sendable {
 
   /// `list` answered on the calling thread, or nil when only `list` can
   /// answer (see `ProductBackend.listNow`).
-  public func listNow(_ query: ProductListQuery) throws -> ProductPage? {
+  public func listNow(_ query: ProductListQuery) throws -> EncodedJSON? {
     try Self.check(query)
     return try backend.listNow(query)
   }
 
   /// `get` answered on the calling thread, or nil (see `ProductBackend.getNow`).
-  public func getNow(id: String) throws -> Product? {
+  public func getNow(id: String) throws -> EncodedJSON? {
     try backend.getNow(id: id)
   }
 

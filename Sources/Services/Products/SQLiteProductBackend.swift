@@ -159,35 +159,52 @@ public final class SQLiteProductBackend: ProductBackend {
   }
 
   /// A page without search text, read on this thread (a search may count many
-  /// rows, too long to hold up the thread that reads the client's requests).
-  public func listNow(_ query: ProductListQuery) throws -> ProductPage? {
+  /// rows, too long to hold up the thread that reads the client's requests)
+  /// and written as JSON straight from the rows.
+  public func listNow(_ query: ProductListQuery) throws -> EncodedJSON? {
     guard isMigrated.load(ordering: .acquiring) else { return nil }
     guard let resolved = try ProductListFilter(query) else {
-      return ProductPage(items: [], nextCursor: nil, totalCount: 0)
+      return EncodedJSON(ProductPage(items: [], nextCursor: nil, totalCount: 0).json)
     }
     let statements = ProductListSQL(query: query, filter: resolved)
-    guard statements.text == nil,
-      let (rows, total) = try readers.read({ database in
-        try Self.unsearchedPage(statements, after: resolved.cursor, in: database)
-      })
-    else { return nil }
-    return images.resolved(
-      ProductRow.page(
-        rows, limit: query.limit, sort: query.sort, filter: resolved.digest, totalCount: total))
+    guard statements.text == nil else { return nil }
+    let images = images
+    return try readers.read { database in
+      let count = statements.count
+      let total = try database.queryOne(count.sql, count.parameters) { try $0.int(0) } ?? 0
+      let page = statements.page(after: resolved.cursor, plan: .scan)
+      var output: [UInt8] = []
+      output.reserveCapacity(64 + query.limit * 400)
+      try database.withStatement(page.sql) { statement in
+        try statement.bind(page.parameters)
+        try ProductRowJSON.writePage(
+          statement, limit: query.limit, sort: query.sort, filter: resolved.digest,
+          totalCount: total, images: images, into: &output)
+      }
+      return EncodedJSON(writtenBy: output)
+    }
   }
 
-  /// `get` on this thread's own read-only connection.
-  public func getNow(id: String) throws -> Product? {
+  /// `get` on this thread's own read-only connection, written as JSON
+  /// straight from the row.
+  public func getNow(id: String) throws -> EncodedJSON? {
     guard isMigrated.load(ordering: .acquiring) else { return nil }
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
+    let images = images
     guard
       let found = try readers.read({ database in
-        try database.queryOne(
-          Self.selectProductByID, [.integer(rowID)], row: Self.product)
+        try database.withStatement(Self.selectProductByID) { statement -> [UInt8]? in
+          try statement.bind([.integer(rowID)])
+          guard try statement.step() else { return nil }
+          var output: [UInt8] = []
+          output.reserveCapacity(400)
+          try ProductRowJSON.write(SQLiteRow(statement), images: images, into: &output)
+          return output
+        }
       })
     else { return nil }
     guard let found else { throw NotFound(resource: "product", id: id) }
-    return images.resolved(found.product)
+    return EncodedJSON(writtenBy: found)
   }
 
   public func get(id: String) async throws -> Product {

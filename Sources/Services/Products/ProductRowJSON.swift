@@ -1,0 +1,111 @@
+import Protocol
+
+/// Writes products' JSON straight from their rows in the SQLite catalog (the
+/// columns of `SQLiteProductBackend.selectProduct`), the same text
+/// `Product.json` and `ProductPage.json` serialize to, without making the
+/// `Product`, its strings or a `JSON` tree first: for the reads answered on
+/// the reader thread, where making and freeing them took longer than reading
+/// the rows (profile in Benchmarks/README.md, "Reads at the speed of the pipe").
+enum ProductRowJSON {
+  /// Writes the product of `row`, its demo picture's stored form made a URL
+  /// by `images`, in the member order of `Product.json`.
+  static func write(_ row: SQLiteRow, images: DemoProductImages, into output: inout [UInt8])
+    throws
+  {
+    output.append(contentsOf: Self.openID)
+    JSONWriter.writeInteger(Int(try row.int64(0)), into: &output)
+    output.append(contentsOf: Self.nameKo)
+    try text(row, 1, into: &output)
+    output.append(contentsOf: Self.nameEn)
+    if try !null(row, 2, into: &output) { try text(row, 2, into: &output) }
+    output.append(contentsOf: Self.price)
+    JSONWriter.writeInteger(Int(try row.int64(3)), into: &output)
+    output.append(contentsOf: Self.supplier)
+    if try !null(row, 4, into: &output) {
+      output.append(contentsOf: Self.openID)
+      JSONWriter.writeInteger(Int(try row.int64(4)), into: &output)
+      output.append(contentsOf: Self.supplierName)
+      try text(row, 5, into: &output)
+      output.append(UInt8(ascii: "}"))
+    }
+    output.append(contentsOf: Self.createdAt)
+    RFC3339.write(microseconds: try row.int64(6), into: &output)
+    output.append(contentsOf: Self.updatedAt)
+    RFC3339.write(microseconds: try row.int64(7), into: &output)
+    output.append(contentsOf: Self.version)
+    JSONWriter.writeInteger(Int(try row.int64(8)), into: &output)
+    output.append(contentsOf: Self.imageURL)
+    if try !null(row, 9, into: &output) {
+      try row.withText(9) { images.writeURL(stored: $0, into: &output) }
+    }
+    output.append(UInt8(ascii: "}"))
+  }
+
+  /// Writes the page of products that `statement` (bound, not yet stepped)
+  /// returns, fetched with `limit + 1` rows as `ProductRow.page` takes them:
+  /// `{items, nextCursor, totalCount}`, the cursor made from the last item.
+  static func writePage(
+    _ statement: SQLiteStatement, limit: Int, sort: ProductSort, filter: UInt64, totalCount: Int,
+    images: DemoProductImages, into output: inout [UInt8]
+  ) throws {
+    output.append(contentsOf: #"{"items":["#.utf8)
+    let row = SQLiteRow(statement)
+    var written = 0
+    var last: (id: Int64, key: ProductCursor.Key)?
+    var more = false
+    while try statement.step() {
+      guard written < limit else {
+        more = true
+        break
+      }
+      if written > 0 { output.append(UInt8(ascii: ",")) }
+      try write(row, images: images, into: &output)
+      written += 1
+      let key: ProductCursor.Key =
+        switch sort {
+        case .newest: .integer(try row.int64(6))
+        case .priceAsc, .priceDesc: .integer(try row.int64(3))
+        case .name: .text(try row.text(1))
+        }
+      last = (try row.int64(0), key)
+    }
+    output.append(contentsOf: #"],"nextCursor":"#.utf8)
+    if more, let last {
+      JSONWriter.writeString(
+        ProductCursor(sort: sort, filter: filter, key: last.key, id: last.id).encoded,
+        into: &output)
+    } else {
+      output.append(contentsOf: "null".utf8)
+    }
+    output.append(contentsOf: #","totalCount":"#.utf8)
+    JSONWriter.writeInteger(totalCount, into: &output)
+    output.append(UInt8(ascii: "}"))
+  }
+
+  // The text between the values, made once (appending a literal's UTF-8 view
+  // byte by byte showed in profiles).
+  private static let openID = Array(#"{"id":""#.utf8)
+  private static let nameKo = Array(#"","nameKo":"#.utf8)
+  private static let nameEn = Array(#","nameEn":"#.utf8)
+  private static let price = Array(#","price":"#.utf8)
+  private static let supplier = Array(#","supplier":"#.utf8)
+  private static let supplierName = Array(#"","name":"#.utf8)
+  private static let createdAt = Array(#","createdAt":""#.utf8)
+  private static let updatedAt = Array(#"","updatedAt":""#.utf8)
+  private static let version = Array(#"","version":"#.utf8)
+  private static let imageURL = Array(#","imageUrl":"#.utf8)
+  private static let null = Array("null".utf8)
+
+  private static func text(_ row: SQLiteRow, _ index: Int, into output: inout [UInt8]) throws {
+    try row.withText(index) { JSONWriter.writeString(utf8: $0, into: &output) }
+  }
+
+  /// Writes `null` when the column is NULL, and says whether it was.
+  private static func null(_ row: SQLiteRow, _ index: Int, into output: inout [UInt8]) throws
+    -> Bool
+  {
+    guard try row.isNull(index) else { return false }
+    output.append(contentsOf: Self.null)
+    return true
+  }
+}
