@@ -158,6 +158,36 @@ QUERIES = [{"sort": "name"}, {"sort": "priceAsc"}, {"sort": "priceDesc"}, {"sort
            {"sort": "newest", "query": "a"}]
 
 
+def test_items_read_while_another_daemon_writes_stay_in_step_with_the_notifications(pair):
+    """feeds/items is answered on the reader thread from the feed's snapshot
+    when it can: while B's creates, updates and deletes reach A's feeds at
+    unforeseen moments, each reply holds exactly the items that the
+    notifications before it show, never a change announced after it and
+    never one short of a change announced before it."""
+    a, b = pair
+    newest = loaded_feed(a, {"sort": "newest"}, pages=3)
+    cheap = loaded_feed(a, {"sort": "priceAsc"}, pages=2, page_size=7)
+    made: list[str] = []
+    for round in range(150):
+        if round % 3 == 2 and made:
+            b.request("products/update", {"id": made[round % len(made)], "price": round * 10})
+        elif round % 7 == 6 and made:
+            b.request("products/delete", {"id": made.pop(0)})
+        else:
+            made.append(b.result("products/create", {"nameKo": f"경합 {round}", "price": round % 5})["id"])
+        a.assert_in_step(newest)
+        a.assert_in_step(cheap)
+    # A announces B's marker once every change before it reached the feeds;
+    # reloads they started may still run.
+    marker = b.result("products/create", {"nameKo": "표지", "price": 0})
+    a.wait_until(lambda: {"reason": "created", "id": marker["id"]} in a.list_updates, PROPAGATION,
+                 "B's marker announced")
+    a.wait_until_settled(PROPAGATION)
+    a.assert_in_step(newest)
+    a.assert_in_step(cheap)
+    assert a.items[newest] == listed_window(a, {"sort": "newest"}, len(a.items[newest]))
+
+
 @pytest.mark.timeout_s(300)
 @pytest.mark.parametrize("seed", range(int(os.environ.get("CATALOGD_LIVE_FEED_CASES", "4"))))
 def test_random_interleavings_keep_every_copy_in_step_with_the_catalog(pair, seed):

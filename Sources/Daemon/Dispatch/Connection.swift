@@ -314,16 +314,15 @@ final class Connection: @unchecked Sendable {
       reply: { [self] result in
         if let number = sequence.number { finish(number, .result(result)) }
       })
-    if let now = handler.now {
-      let reply: Reply?
-      do {
-        reply = try now(params, context)
-      } catch {
-        reply = .error(wireError(error, method: method))
-      }
-      if let reply {
+    if let now = handler.now, lane.map({ lanes.isIdle($0.key) }) ?? true {
+      let answer: (Reply) -> Void = { [self] reply in
         daemon.timings.record(method, since: request.received)
         send(reply, id: id, to: target, wake: wake)
+      }
+      do {
+        if try now(params, context, answer) { return }
+      } catch {
+        answer(.error(wireError(error, method: method)))
         return
       }
     }

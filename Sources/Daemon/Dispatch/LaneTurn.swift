@@ -16,6 +16,8 @@ final class LaneTurn: Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
+  var hasLeft: Bool { state.withLock { $0.left } }
+
   func waitUntilLeft() async {
     await withCheckedContinuation { continuation in
       let now = state.withLock { state in

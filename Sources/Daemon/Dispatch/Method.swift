@@ -29,10 +29,12 @@ struct Method: Sendable {
   /// then saves one of two wake-ups. Never for one that may block first.
   var startsOnReader = false
   /// The read, answered on the reader thread before any task starts, when it
-  /// can be at once (a local file read on that thread's own connection): nil
-  /// means it cannot, and `body` runs as usual. No thread hand-off at all,
-  /// for the reads clients make most.
-  var now: (@Sendable (JSON?, RequestContext) throws -> Reply?)?
+  /// can be at once (a local file read on that thread's own connection): it
+  /// gives the reply to its third argument, which sends it, and returns true;
+  /// false means it cannot, and `body` runs as usual. No thread hand-off at
+  /// all, for the reads clients make most. A method with a lane is asked
+  /// only while its lane is idle: nothing it must follow is still waiting.
+  var now: (@Sendable (JSON?, RequestContext, (Reply) -> Void) throws -> Bool)?
 
   var name: String { contract.name }
 
@@ -47,11 +49,13 @@ struct Method: Sendable {
   static func task(
     _ contract: MethodContract, lane: (@Sendable (JSON?) -> String?)? = nil,
     startsOnReader: Bool = false,
+    now: (@Sendable (Params, RequestContext, (Reply) -> Void) throws -> Bool)? = nil,
     _ body: @escaping @Sendable (Params, RequestContext) async throws -> JSON
   ) -> Method {
     Method(
       contract: contract, body: .task { try await body(try contract.check($0), $1) }, lane: lane,
-      startsOnReader: startsOnReader)
+      startsOnReader: startsOnReader,
+      now: now.map { now in { @Sendable in try now(try contract.check($0), $1, $2) } })
   }
 
   /// A read that `now` answers on the reader thread when it can, else `body`
@@ -65,7 +69,11 @@ struct Method: Sendable {
     Method(
       contract: contract, body: .encodingTask { try await body(try contract.check($0), $1) },
       lane: nil, startsOnReader: true,
-      now: { try now(try contract.check($0), $1).map(Reply.encodedResult) })
+      now: { params, context, answer in
+        guard let result = try now(try contract.check(params), context) else { return false }
+        answer(.encodedResult(result))
+        return true
+      })
   }
 
   static func encodingTask(

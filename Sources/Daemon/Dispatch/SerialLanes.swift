@@ -34,6 +34,12 @@ final class SerialLanes: Sendable {
     }
   }
 
+  /// Whether an operation enqueued on `key` now would start at once: none
+  /// is waiting or running there, or the last one left the lane.
+  func isIdle(_ key: String) -> Bool {
+    tails.withLock { $0.byKey[key]?.turn.hasLeft ?? true }
+  }
+
   private func release(_ key: String, token: UInt64) {
     tails.withLock { state in
       if state.byKey[key]?.token == token { state.byKey[key] = nil }

@@ -119,6 +119,8 @@ public actor FeedEngine {
   public nonisolated let maxItemsPerFeed: Int
   /// How long a reload started by a change waits before it fetches.
   public nonisolated let changeRefreshDelay: Duration
+  /// The feeds' items as sent so far, for `itemsNow`.
+  private nonisolated let snapshots = FeedSnapshots()
 
   public init(
     maxOpenFeeds: Int = FeedEngine.defaultMaxOpenFeeds,
@@ -205,7 +207,30 @@ public actor FeedEngine {
     let count = feed.list.count
     let items = feed.list.items(in: min(start, count)..<min(end, count)).map(\.json)
     deliver(items)
+    // Every notification of these items has been handed over by now.
+    if !snapshots.contains(id) { snapshots.publish(id, feed.list.items) }
     return items
+  }
+
+  /// `items`, answered on the calling thread from the items the feed's
+  /// notifications so far have shown (`FeedSnapshots`), when the engine
+  /// published them since they last changed: `deliver` gets them, as JSON
+  /// text (`{"items":[…]}`), and this returns true. False when `items` must
+  /// be asked (no snapshot, a range it refuses, an unknown feed).
+  public nonisolated func itemsNow(
+    _ id: String, start: Int, end: Int, deliver: (EncodedJSON) -> Void
+  ) -> Bool {
+    guard start >= 0, end >= start else { return false }
+    return snapshots.read(id, start: start, end: end) { items in
+      var output = Array(#"{"items":["#.utf8)
+      output.reserveCapacity(16 + items.reduce(0) { $0 + $1.encoded.count + 1 })
+      for (index, item) in items.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        output.append(contentsOf: item.encoded)
+      }
+      output.append(contentsOf: "]}".utf8)
+      deliver(EncodedJSON(writtenBy: output))
+    }
   }
 
   /// The feed's state, item count and generation.
@@ -221,6 +246,7 @@ public actor FeedEngine {
     guard let feed = feeds.removeValue(forKey: id) else {
       throw NotFound(resource: "feed", id: id)
     }
+    snapshots.invalidate(id)
     feed.fetch?.task.cancel()
   }
 
@@ -228,6 +254,7 @@ public actor FeedEngine {
   public func closeAll() {
     for feed in feeds.values { feed.fetch?.task.cancel() }
     feeds.removeAll()
+    snapshots.removeAll()
   }
 
   /// The ids of the open feeds.
@@ -269,6 +296,7 @@ public actor FeedEngine {
           reloadAfterChange(feed, id, notify: notify)
           continue
         }
+        snapshots.invalidate(id)
         var steps: [FeedItemOp] = []
         for change in fresh {
           feed.list.apply(
@@ -405,6 +433,7 @@ public actor FeedEngine {
     case .success(let arrived):
       page = arrived
     }
+    snapshots.invalidate(id)
     var items = page.items
     var next = page.next
     let base = fetch.kind == .append ? feed.list.count : 0

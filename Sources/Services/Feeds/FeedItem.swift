@@ -18,11 +18,15 @@ public final class FeedItem: Sendable, Hashable {
   public let key: FeedSortKey?
   /// The item as the source's list method returns it.
   public let json: JSON
+  /// `json`'s text, written once when the item is made: `feeds/items`
+  /// answered from a snapshot copies it instead of writing the tree each time.
+  public let encoded: [UInt8]
 
   public init(id: String, key: FeedSortKey?, json: JSON) {
     self.id = id
     self.key = key
     self.json = json
+    encoded = json.serialized()
   }
 
   /// An item of a source that does not change in place, known by its `id` member.
