@@ -107,7 +107,7 @@ private final class Handoff: @unchecked Sendable {
       let writer = try NativeThread { () -> Bool in
         (try? bytes.withUnsafeBytes { try writeAll(input, $0) }) != nil
       }
-      let replies = try client.readReplies(creates, ignoringNotifications: true)
+      let replies = try client.readReplies(creates)
       guard writer.join() == true else { return .failure(.harness("writing the creates failed")) }
       var ids: [Int] = []
       ids.reserveCapacity(replies.count)

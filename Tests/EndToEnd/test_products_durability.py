@@ -20,6 +20,7 @@ from catalogd_e2e import (
     pipeline,
     read_stream,
     request_obj,
+    run_catalogd,
     send_pipelined,
     short,
 )
@@ -299,3 +300,20 @@ def test_two_daemons_racing_with_the_same_expected_version(spawn, tmp_path):
         assert losses[0]["error"]["code"] == -32009 and losses[0]["error"]["data"]["currentVersion"] == 2, short(losses)
         final = a.result("products/get", {"id": t})
         assert final["price"] == wins[0]["result"]["price"] and final["version"] == 2
+
+
+@pytest.mark.sqlite_only
+def test_seeding_leaves_no_write_ahead_log_to_walk(spawn, tmp_path):
+    """`catalogd seed products N` folds its write-ahead log into the catalog
+    when it is done: the next daemon reads the pages from the file, not from
+    a log as large as everything the seed wrote."""
+    data = tmp_path / "data"
+    seeded = run_catalogd(["seed", "products", "30000", "--data-dir", str(data)],
+                          env={"HOME": str(tmp_path)}, cwd=tmp_path, timeout=120)
+    assert seeded.returncode == 0, seeded.stderr
+    assert b"added 30000 products" in seeded.stderr
+    wal = data / "catalog.sqlite-wal"
+    assert not wal.exists() or wal.stat().st_size == 0, f"{wal.stat().st_size} bytes left in the WAL"
+    d = spawn(data_dir=data)
+    d.initialize()
+    assert d.result("products/list", {"limit": 1})["totalCount"] == DEMO_PRODUCTS + 30000

@@ -401,6 +401,7 @@ public final class SQLiteProductBackend: ProductBackend {
       inserted += batch
       progress(inserted)
     }
+    try await connection.checkpoint()
   }
 
   /// Inserts `items`, each with its kind's picture `withImages` (the first

@@ -70,6 +70,13 @@ public actor SQLiteConnection {
     _ = try openDatabase()
   }
 
+  /// Copies the WAL into the file and empties it: after a bulk load, so that
+  /// readers do not look up pages in a WAL of hundreds of megabytes until the
+  /// next automatic checkpoint gets to it.
+  public func checkpoint() throws {
+    try openDatabase().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+  }
+
   /// Closes the file (checkpointing the WAL when it is the last connection).
   /// Later calls throw `SQLITE_MISUSE`.
   public func close() {
