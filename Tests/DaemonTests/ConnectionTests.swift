@@ -14,11 +14,26 @@ final class ConnectionTests: XCTestCase {
   }
   let exitStatus = ExitStatus()
 
+  /// Where the tests' data dirs go, removed after the last test: a catalog
+  /// opens in the background after `initialize`, and may still be writing
+  /// when its test ends.
+  static let dataDirectories =
+    FileManager.default.temporaryDirectory.path + "/catalogd-connection-tests-\(UUID())"
+
+  /// A data dir of this test's own (made by the daemon on first use).
+  func freshDataDirectory() -> String {
+    Self.dataDirectories + "/\(UUID())"
+  }
+
+  override class func tearDown() {
+    try? FileManager.default.removeItem(atPath: dataDirectories)
+  }
+
   override func setUp() {
     sink = CollectingSink()
     var configuration = Configuration()
     configuration.dataDirectory =
-      FileManager.default.temporaryDirectory.path + "/catalogd-tests-\(UUID())"
+      freshDataDirectory()
     let daemon = DaemonContext(
       configuration: configuration, services: ServiceHub(configuration: configuration))
     connection = Connection(
@@ -196,7 +211,7 @@ final class ConnectionTests: XCTestCase {
     var configuration = Configuration()
     configuration.maxInFlight = 2
     configuration.dataDirectory =
-      FileManager.default.temporaryDirectory.path + "/catalogd-tests-\(UUID())"
+      freshDataDirectory()
     let daemon = DaemonContext(
       configuration: configuration, services: ServiceHub(configuration: configuration))
     let limited = Connection(
@@ -224,7 +239,7 @@ final class ConnectionTests: XCTestCase {
     var configuration = Configuration()
     configuration.maxInFlight = 1
     configuration.dataDirectory =
-      FileManager.default.temporaryDirectory.path + "/catalogd-tests-\(UUID())"
+      freshDataDirectory()
     let daemon = DaemonContext(
       configuration: configuration, services: ServiceHub(configuration: configuration))
     connection = Connection(
