@@ -17,7 +17,7 @@ from typing import Callable
 
 import pytest
 
-from catalogd_e2e import accepts_connections, assert_error, assert_result, isolated_env
+from catalogd_e2e import accepts_connections, assert_error, assert_result, isolated_env, request_obj
 
 DEADLINE = 30.0
 
@@ -313,3 +313,71 @@ def test_a_session_that_stops_reading_never_blocks_another(spawn, shared):
     for _ in range(600):
         stuck.read_until(lambda m: m.get("method") == "products/listUpdated", timeout=60)
     assert stuck.result("daemon/echo", {"still": "here"}) == {"still": "here"}
+
+
+def listed_pids(client) -> set:
+    """The client pids of the shared daemon's sessions, as `daemon/sessions` lists them."""
+    return {s["pid"] for s in client.result("daemon/sessions")["sessions"]}
+
+
+@pytest.mark.parametrize("ending, status", [("shutdown and exit", 0), ("exit alone", 1), ("end of input", 0)])
+def test_a_forwarder_exits_with_the_status_a_daemon_of_its_own_would(spawn, shared, ending, status):
+    """The session runs in the shared daemon, which sends its status down the
+    control line after closing the client's pipes; the daemon stays."""
+    other = session(spawn, shared)
+    other.initialize()
+    a = session(spawn, shared)
+    a.initialize()
+    slow = a.request("daemon/sleep", {"ms": 60_000})
+    if ending == "shutdown and exit":
+        a.notify("$/cancelRequest", {"id": slow})
+        assert_error(a.read_until_response(slow)[0], -32800)
+        assert_result(a.call("shutdown", id="s"), "s", None)
+        a.notify("exit")
+    elif ending == "exit alone":
+        a.notify("exit")  # the sleep still runs: the session ends all the same, at once
+    else:
+        a.notify("$/cancelRequest", {"id": slow})
+        assert_error(a.read_until_response(slow)[0], -32800)
+        a.close_stdin()
+    assert a.wait() == status
+    wait_for(lambda: a.pid not in listed_pids(other), "the session's end in the daemon")
+    assert shared.proc.poll() is None
+    other.echo_ok()
+
+
+def test_a_forwarded_client_that_closes_its_stdout_ends_its_session_with_0(spawn, shared):
+    other = session(spawn, shared)
+    other.initialize()
+    d = spawn("--remote", str(shared.socket), data_dir=False, start_reader=False)
+    d.proc.stdout.close()
+    d.send(request_obj("initialize", {}, 1))
+    end = time.monotonic() + DEADLINE
+    number = 2
+    # The daemon's next write to the client's stdout fails: it ends the session,
+    # then closes the client's stdin, which ends these writes too.
+    try:
+        while d.alive and time.monotonic() < end:
+            d.send(request_obj("daemon/echo", [number], number))
+            number += 1
+            time.sleep(0.01)
+    except BrokenPipeError:
+        pass
+    assert d.wait() == 0
+    wait_for(lambda: d.pid not in listed_pids(other), "the session's end in the daemon")
+    other.echo_ok()
+
+
+def test_a_killed_forwarder_ends_its_session_and_cancels_its_requests(spawn, shared):
+    other = session(spawn, shared)
+    other.initialize()
+    a = session(spawn, shared)
+    a.initialize()
+    a.request("daemon/sleep", {"ms": 60_000})
+    wait_for(lambda: a.pid in listed_pids(other), "the session")
+    a.kill()
+    assert a.wait() == -signal.SIGKILL
+    wait_for(lambda: a.pid not in listed_pids(other), "the session's end in the daemon")
+    # The sleep was cancelled with its session (`daemon/status` itself runs inline, uncounted).
+    wait_for(lambda: other.result("daemon/status")["inFlight"] == 0, "the sleep's cancellation")
+    assert shared.proc.poll() is None

@@ -78,6 +78,9 @@ final class Connection: @unchecked Sendable {
   let session: Session
   private let methods: [String: Method]
   private let lanes = SerialLanes()
+  /// The language of error messages until `initialize` names one: a
+  /// forwarded session's client's, else the daemon's.
+  private let startLocale: MessageLocale
   /// Called for `exit`, with the status the contract gives.
   private let onExit: @Sendable (Int32) -> Void
   /// Handlers running as tasks at once, at most.
@@ -93,12 +96,13 @@ final class Connection: @unchecked Sendable {
 
   init(
     sink: any MessageSink, daemon: DaemonContext, methods: [Method], peerProcess: Int32? = nil,
-    onExit: @escaping @Sendable (Int32) -> Void
+    locale: MessageLocale? = nil, onExit: @escaping @Sendable (Int32) -> Void
   ) {
     self.sink = sink
     self.daemon = daemon
+    startLocale = locale ?? daemon.defaultLocale
     session = daemon.services.sessions.open(
-      sink: sink, maxOpenFeeds: daemon.configuration.maxOpenFeeds, locale: daemon.defaultLocale,
+      sink: sink, maxOpenFeeds: daemon.configuration.maxOpenFeeds, locale: startLocale,
       peerProcess: peerProcess)
     self.methods = Dictionary(
       methods.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -168,6 +172,7 @@ final class Connection: @unchecked Sendable {
   ) {
     switch message {
     case .request(let id, let method, let params):
+      sink.expectReply(to: id)
       daemon.statistics.count(.received)
       session.requests.add(1, ordering: .relaxed)
       let needsSlot: Bool =
@@ -188,6 +193,7 @@ final class Connection: @unchecked Sendable {
       skip(target)
       Log.debug("ignored a response: the daemon sends no requests", ["request.id": "\(id)"])
     case .invalid(let id, let error):
+      sink.expectReply(to: id)
       daemon.statistics.count(.received)
       session.requests.add(1, ordering: .relaxed)
       send(.error(error), id: id, to: target, wake: false)
@@ -256,9 +262,10 @@ final class Connection: @unchecked Sendable {
     case ("initialize", .uninitialized):
       let reply: Reply
       do {
-        let client = try daemon.initialize(params)
+        let client = try daemon.initialize(params, defaultLocale: startLocale)
         session.clientIdentity.set(client.id)
         session.didInitialize(clientName: client.name, locale: client.locale)
+        sink.noteLocale(client.locale)
         reply = .result(client.result)
         lock.withLock { state.lifecycle = .running }
       } catch {
@@ -526,8 +533,8 @@ final class Connection: @unchecked Sendable {
     var body: [UInt8] = []
     reply.write(id: id, locale: locale, into: &body)
     switch target {
-    case .single: sink.send(body, wake: wake)
-    case .batch(let batch, let index): batch.answer(index, with: body, wake: wake)
+    case .single: sink.send(body, replyingTo: id, wake: wake)
+    case .batch(let batch, let index): batch.answer(index, with: body, id: id, wake: wake)
     }
   }
 

@@ -1,3 +1,5 @@
+import Protocol
+
 /// Where the daemon's outgoing messages go: stdout through the `Outbox`, or
 /// memory for the `call` command and tests.
 protocol MessageSink: Sendable {
@@ -11,6 +13,15 @@ protocol MessageSink: Sendable {
   func send(all run: MessageRun)
   /// Bytes waiting to be written, for `daemon/status`.
   var queuedBytes: Int { get }
+  /// A request with this id was read: its reply is due (a forwarded
+  /// session's `WaitingRequestTable` keeps it until the reply is written).
+  func expectReply(to id: RequestID)
+  /// The session's error messages are in `locale` from now on (`initialize` chose it).
+  func noteLocale(_ locale: MessageLocale)
+  /// Queues the reply to the request `id`.
+  func send(_ body: [UInt8], replyingTo id: RequestID, wake: Bool)
+  /// Queues a batch's reply, which answers each of `ids`.
+  func send(_ body: [UInt8], replyingTo ids: [RequestID], wake: Bool)
 }
 
 extension MessageSink {
@@ -21,4 +32,12 @@ extension MessageSink {
   func send(all run: MessageRun) {
     for body in run.bodies { send(Array(body), wake: true) }
   }
+
+  func expectReply(to id: RequestID) {}
+
+  func noteLocale(_ locale: MessageLocale) {}
+
+  func send(_ body: [UInt8], replyingTo id: RequestID, wake: Bool) { send(body, wake: wake) }
+
+  func send(_ body: [UInt8], replyingTo ids: [RequestID], wake: Bool) { send(body, wake: wake) }
 }
