@@ -4,13 +4,17 @@ contract for their client and carry its session to the shared daemon."""
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from pathlib import Path
 from typing import Callable
@@ -381,3 +385,41 @@ def test_a_killed_forwarder_ends_its_session_and_cancels_its_requests(spawn, sha
     # The sleep was cancelled with its session (`daemon/status` itself runs inline, uncounted).
     wait_for(lambda: other.result("daemon/status")["inFlight"] == 0, "the sleep's cancellation")
     assert shared.proc.poll() is None
+
+
+def lsp_bodies(data: bytes) -> list[bytes]:
+    """The bodies of a stream of Content-Length frames."""
+    bodies = []
+    while data:
+        header, _, rest = data.partition(b"\r\n\r\n")
+        length = int(header.split(b":")[1])
+        bodies.append(rest[:length])
+        data = rest[length:]
+    return bodies
+
+
+def test_a_reply_cut_short_by_the_daemons_death_is_finished_before_the_failures(spawn, shared):
+    """The daemon dies while its reply waits for room in the client's full
+    pipe: the forwarder completes the frame the client is inside (its body
+    cannot be whole, so it reads as one malformed message), then answers each
+    waiting request with -32020 in frames of their own."""
+    a = spawn("--remote", str(shared.socket), data_dir=False, start_reader=False)  # Content-Length
+    a.send(request_obj("initialize", {}, 1))
+    a.send(request_obj("daemon/sleep", {"ms": 60_000}, 2))
+    a.send(request_obj("daemon/echo", {"text": "x" * 400_000}, 3))
+    stdout = a.proc.stdout.fileno()
+
+    def pipe_full() -> bool:
+        return struct.unpack("i", fcntl.ioctl(stdout, termios.FIONREAD, b"\0\0\0\0"))[0] >= 60_000
+
+    wait_for(pipe_full, "the client's pipe to fill")  # nobody reads it
+    shared.proc.send_signal(signal.SIGKILL)
+    bodies = lsp_bodies(a.proc.stdout.read())  # to the end: the forwarder's exit
+    assert a.wait() == 1
+    assert len(bodies) == 4, [b[:80] for b in bodies]
+    assert json.loads(bodies[0])["id"] == 1
+    assert bodies[1].startswith(b'{"jsonrpc":"2.0","id":3,"result":{"text":"xxx') and bodies[1].endswith(b" ")
+    for body, id in zip(bodies[2:], (2, 3)):
+        error = assert_error(json.loads(body), -32020, id=id)
+        assert error["data"]["retryable"] is True
+    assert "2 waiting requests were answered with -32020" in a.stderr_text()
