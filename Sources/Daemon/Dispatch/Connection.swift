@@ -140,22 +140,25 @@ final class Connection: @unchecked Sendable {
       json = try JSONParser.parse(body, maxDepth: daemon.configuration.maxDepth)
     } catch {
       daemon.statistics.count(.parseError)
-      send(.error(.parseError(error.description)), id: .null, to: .single, wake: false)
+      send(.error(.parseError(error.description)), id: .null, to: .single(.untracked), wake: false)
       return
     }
     guard case .array(let elements) = json else {
-      handle(IncomingMessage(json), target: .single, received: received, nothingBehind: !moreInput)
+      handle(
+        IncomingMessage(json), target: .single(.untracked), received: received,
+        nothingBehind: !moreInput)
       drain(wake: false)
       return
     }
     guard !elements.isEmpty else {
-      send(.error(.invalidRequest("empty batch")), id: .null, to: .single, wake: false)
+      send(.error(.invalidRequest("empty batch")), id: .null, to: .single(.untracked), wake: false)
       return
     }
     let batch = BatchReply(count: elements.count, sink: sink)
     for (index, element) in elements.enumerated() {
       handle(
-        IncomingMessage(element), target: .batch(batch, index: index), received: received,
+        IncomingMessage(element), target: .batch(batch, index: index, ticket: .untracked),
+        received: received,
         nothingBehind: false)
     }
     drain(wake: false)
@@ -164,7 +167,7 @@ final class Connection: @unchecked Sendable {
   /// Answers a message the framing layer could not delimit.
   func receiveFramingError(_ reason: String) {
     daemon.statistics.count(.parseError)
-    send(.error(.parseError(reason)), id: .null, to: .single, wake: false)
+    send(.error(.parseError(reason)), id: .null, to: .single(.untracked), wake: false)
   }
 
   private func handle(
@@ -172,7 +175,7 @@ final class Connection: @unchecked Sendable {
   ) {
     switch message {
     case .request(let id, let method, let params):
-      sink.expectReply(to: id)
+      let target = target.with(sink.expectReply(to: id))
       daemon.statistics.count(.received)
       session.requests.add(1, ordering: .relaxed)
       let needsSlot: Bool =
@@ -193,7 +196,7 @@ final class Connection: @unchecked Sendable {
       skip(target)
       Log.debug("ignored a response: the daemon sends no requests", ["request.id": "\(id)"])
     case .invalid(let id, let error):
-      sink.expectReply(to: id)
+      let target = target.with(sink.expectReply(to: id))
       daemon.statistics.count(.received)
       session.requests.add(1, ordering: .relaxed)
       send(.error(error), id: id, to: target, wake: false)
@@ -533,12 +536,13 @@ final class Connection: @unchecked Sendable {
     var body: [UInt8] = []
     reply.write(id: id, locale: locale, into: &body)
     switch target {
-    case .single: sink.send(body, replyingTo: id, wake: wake)
-    case .batch(let batch, let index): batch.answer(index, with: body, id: id, wake: wake)
+    case .single(let ticket): sink.send(body, replyingTo: ticket, wake: wake)
+    case .batch(let batch, let index, let ticket):
+      batch.answer(index, with: body, ticket: ticket, wake: wake)
     }
   }
 
   private func skip(_ target: ReplyTarget) {
-    if case .batch(let batch, let index) = target { batch.skip(index, wake: false) }
+    if case .batch(let batch, let index, _) = target { batch.skip(index, wake: false) }
   }
 }

@@ -15,13 +15,14 @@ protocol MessageSink: Sendable {
   var queuedBytes: Int { get }
   /// A request with this id was read: its reply is due (a forwarded
   /// session's `WaitingRequestTable` keeps it until the reply is written).
-  func expectReply(to id: RequestID)
+  /// The ticket goes back to the sink with the reply.
+  func expectReply(to id: RequestID) -> ReplyTicket
   /// The session's error messages are in `locale` from now on (`initialize` chose it).
   func noteLocale(_ locale: MessageLocale)
-  /// Queues the reply to the request `id`.
-  func send(_ body: [UInt8], replyingTo id: RequestID, wake: Bool)
-  /// Queues a batch's reply, which answers each of `ids`.
-  func send(_ body: [UInt8], replyingTo ids: [RequestID], wake: Bool)
+  /// Queues the reply `ticket` stands for.
+  func send(_ body: [UInt8], replyingTo ticket: ReplyTicket, wake: Bool)
+  /// Queues a batch's reply, which answers the requests of each of `tickets`.
+  func send(_ body: [UInt8], replyingTo tickets: [ReplyTicket], wake: Bool)
 }
 
 extension MessageSink {
@@ -33,11 +34,15 @@ extension MessageSink {
     for body in run.bodies { send(Array(body), wake: true) }
   }
 
-  func expectReply(to id: RequestID) {}
+  func expectReply(to id: RequestID) -> ReplyTicket { .untracked }
 
   func noteLocale(_ locale: MessageLocale) {}
 
-  func send(_ body: [UInt8], replyingTo id: RequestID, wake: Bool) { send(body, wake: wake) }
+  func send(_ body: [UInt8], replyingTo ticket: ReplyTicket, wake: Bool) {
+    send(body, wake: wake)
+  }
 
-  func send(_ body: [UInt8], replyingTo ids: [RequestID], wake: Bool) { send(body, wake: wake) }
+  func send(_ body: [UInt8], replyingTo tickets: [ReplyTicket], wake: Bool) {
+    send(body, wake: wake)
+  }
 }

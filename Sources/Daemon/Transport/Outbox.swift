@@ -78,32 +78,32 @@ final class Outbox: MessageSink, @unchecked Sendable {
   }
 
   func send(_ body: [UInt8], wake: Bool) {
-    send(CollectionOfOne(body), replyingTo: EmptyCollection<RequestID>(), wake: wake)
+    send(CollectionOfOne(body), replyingTo: EmptyCollection<ReplyTicket>(), wake: wake)
   }
 
   func send(all run: MessageRun) {
-    send(run.bodies, replyingTo: EmptyCollection<RequestID>(), wake: true)
+    send(run.bodies, replyingTo: EmptyCollection<ReplyTicket>(), wake: true)
   }
 
-  func expectReply(to id: RequestID) {
-    table?.expect(id)
+  func expectReply(to id: RequestID) -> ReplyTicket {
+    table?.expect(id) ?? .untracked
   }
 
   func noteLocale(_ locale: MessageLocale) {
     table?.setLocale(locale)
   }
 
-  func send(_ body: [UInt8], replyingTo id: RequestID, wake: Bool) {
-    send(CollectionOfOne(body), replyingTo: CollectionOfOne(id), wake: wake)
+  func send(_ body: [UInt8], replyingTo ticket: ReplyTicket, wake: Bool) {
+    send(CollectionOfOne(body), replyingTo: CollectionOfOne(ticket), wake: wake)
   }
 
-  func send(_ body: [UInt8], replyingTo ids: [RequestID], wake: Bool) {
-    send(CollectionOfOne(body), replyingTo: ids, wake: wake)
+  func send(_ body: [UInt8], replyingTo tickets: [ReplyTicket], wake: Bool) {
+    send(CollectionOfOne(body), replyingTo: tickets, wake: wake)
   }
 
-  /// Queues `bodies`; the last one replies to `ids`.
+  /// Queues `bodies`; the last one is the reply of each of `tickets`.
   private func send<Body: Collection<UInt8>>(
-    _ bodies: some Collection<Body>, replyingTo ids: some Collection<RequestID>, wake: Bool
+    _ bodies: some Collection<Body>, replyingTo tickets: some Collection<ReplyTicket>, wake: Bool
   ) {
     if let tracer {
       for body in bodies { Array(body).withUnsafeBufferPointer { tracer.record(.outgoing, $0) } }
@@ -115,7 +115,7 @@ final class Outbox: MessageSink, @unchecked Sendable {
         if table != nil { pendingFrameEnds.append(pendingStart + UInt64(pending.count)) }
       }
       if let table, let end = pendingFrameEnds.last {
-        for id in ids { table.replyQueued(to: id, endingAt: end) }
+        for ticket in tickets { table.replyQueued(ticket, endingAt: end) }
       }
       return wake && takeForDirectWrite()
     }

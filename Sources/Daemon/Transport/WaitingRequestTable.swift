@@ -11,10 +11,11 @@ import Synchronization
 /// tells the forwarder which requests to answer with -32020, in which
 /// framing and language, and whether the stream stopped inside a frame.
 ///
-/// The daemon records each request id as the request is read
-/// (`expect`), notes at which stream offset its reply's frame ends when the
-/// reply is queued (`replyQueued`), and frees the entry once the bytes up to
-/// there were written (`written`). The forwarder reads the table only after
+/// The daemon records each request id as the request is read (`expect`,
+/// which returns the entry's ticket), notes at which stream offset its
+/// reply's frame ends when the reply is queued (`replyQueued`, given the
+/// ticket back), and frees the entry once the bytes up to there were
+/// written (`written`). The forwarder reads the table only after
 /// the daemon is gone (`Snapshot.read`): no process writes it any more, and
 /// each field is one aligned word, so a death between two stores leaves
 /// every field whole. An entry waits while its reply has not been written
@@ -57,8 +58,8 @@ final class WaitingRequestTable: Sendable {
     var free: [Int] = []
     /// Orders the entries: the oldest request is answered first.
     var nextOrder: UInt64 = 1
-    /// The slots of requests whose reply is not queued yet, by id (a client may reuse one).
-    var unqueued: [RequestID: [Int]] = [:]
+    /// An id's JSON text, kept to write the next one without an allocation.
+    var text: [UInt8] = []
     /// Slots whose reply is queued, in stream order, with the offset where the reply ends.
     var queued: [(end: UInt64, slot: Int)] = []
     var queuedHead = 0
@@ -133,33 +134,33 @@ final class WaitingRequestTable: Sendable {
   }
 
   /// A request with this id was read: it waits until its reply is written.
-  func expect(_ id: RequestID) {
-    var text: [UInt8] = []
-    JSONWriter.write(id.json, into: &text)
+  /// The ticket is the entry's (`untracked` when there was no room for it).
+  @discardableResult
+  func expect(_ id: RequestID) -> ReplyTicket {
     state.withLock { state in
-      guard text.count <= Self.maxIDBytes, let slot = takeSlot(&state) else {
+      state.text.removeAll(keepingCapacity: true)
+      JSONWriter.write(id.json, into: &state.text)
+      guard state.text.count <= Self.maxIDBytes, let slot = takeSlot(&state) else {
         state.unrecorded += 1
         state.store(state.unrecorded, at: Header.unrecorded)
-        return
+        return .untracked
       }
       let offset = state.slotOffset(slot)
       state.store(0, at: offset + 8)
-      state.store(UInt64(text.count), at: offset + 16)
-      state.copy(text, to: offset + 24)
+      state.store(UInt64(state.text.count), at: offset + 16)
+      state.copy(state.text, to: offset + 24)
       // Last: the slot counts only once its id is whole.
       state.store(state.nextOrder, at: offset)
       state.nextOrder += 1
-      state.unqueued[id, default: []].append(slot)
+      return ReplyTicket(slot: Int32(slot))
     }
   }
 
-  /// The reply to a request with this id was queued; its frame ends at
-  /// stream offset `end`. An id nobody waits for (a parse error's null) changes nothing.
-  func replyQueued(to id: RequestID, endingAt end: UInt64) {
+  /// The reply `ticket` stands for was queued; its frame ends at stream offset `end`.
+  func replyQueued(_ ticket: ReplyTicket, endingAt end: UInt64) {
+    guard ticket.slot >= 0 else { return }
+    let slot = Int(ticket.slot)
     state.withLock { state in
-      guard var slots = state.unqueued[id], !slots.isEmpty else { return }
-      let slot = slots.removeFirst()
-      state.unqueued[id] = slots.isEmpty ? nil : slots
       state.store(end, at: state.slotOffset(slot) + 8)
       state.queued.append((end, slot))
     }

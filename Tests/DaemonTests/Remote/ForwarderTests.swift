@@ -85,10 +85,10 @@ final class ForwarderTests: XCTestCase {
 
   func testEachWaitingRequestFailsInTheFramingTheDaemonSaw() {
     table.setFraming(.ndjson)
-    table.expect(.number(JSONNumber(1)))
+    let one = table.expect(.number(JSONNumber(1)))
     table.expect(.string("two"))
     table.expect(.number(JSONNumber(3)))
-    table.replyQueued(to: .number(JSONNumber(1)), endingAt: 40)
+    table.replyQueued(one, endingAt: 40)
     table.written(upTo: 40, frameEnd: 40)
     daemonDies()
     XCTAssertEqual(
@@ -98,8 +98,7 @@ final class ForwarderTests: XCTestCase {
 
   func testAFrameCutShortIsFinishedBeforeTheFailuresInLSPFraming() {
     table.setFraming(.lsp)
-    table.expect(.number(JSONNumber(1)))
-    table.replyQueued(to: .number(JSONNumber(1)), endingAt: 100)
+    table.replyQueued(table.expect(.number(JSONNumber(1))), endingAt: 100)
     table.written(upTo: 93, frameEnd: 100)
     daemonDies()
     XCTAssertEqual(
@@ -109,8 +108,7 @@ final class ForwarderTests: XCTestCase {
 
   func testALineCutShortIsEndedBeforeTheFailuresInNDJSON() {
     table.setFraming(.ndjson)
-    table.expect(.number(JSONNumber(1)))
-    table.replyQueued(to: .number(JSONNumber(1)), endingAt: 100)
+    table.replyQueued(table.expect(.number(JSONNumber(1))), endingAt: 100)
     table.written(upTo: 93, frameEnd: 100)
     daemonDies()
     _ = forwarder().run()

@@ -37,9 +37,9 @@ final class WaitingRequestTableTests: XCTestCase {
 
   func testARequestWaitsUntilItsReplyIsWrittenNotJustQueued() {
     table.expect(Self.one)
-    table.expect(Self.two)
+    let two = table.expect(Self.two)
     table.expect(Self.three)
-    table.replyQueued(to: Self.two, endingAt: 40)
+    table.replyQueued(two, endingAt: 40)
     XCTAssertEqual(snapshot?.waiting, [Self.one, Self.two, Self.three])
     table.written(upTo: 40, frameEnd: 40)
     XCTAssertEqual(snapshot?.waiting, [Self.one, Self.three])
@@ -48,8 +48,7 @@ final class WaitingRequestTableTests: XCTestCase {
   }
 
   func testAReplyCutShortStillWaitsAndTheFrameEndIsKnown() {
-    table.expect(Self.one)
-    table.replyQueued(to: Self.one, endingAt: 9000)
+    table.replyQueued(table.expect(Self.one), endingAt: 9000)
     table.written(upTo: 4096, frameEnd: 9000)
     let snapshot = snapshot
     XCTAssertEqual(snapshot?.waiting, [Self.one])
@@ -58,10 +57,10 @@ final class WaitingRequestTableTests: XCTestCase {
   }
 
   func testAReusedIdWaitsAsOftenAsItWasSentTheOldestFirst() {
-    table.expect(Self.one)
+    let first = table.expect(Self.one)
     table.expect(Self.two)
     table.expect(Self.one)
-    table.replyQueued(to: Self.one, endingAt: 30)
+    table.replyQueued(first, endingAt: 30)
     table.written(upTo: 30, frameEnd: 30)
     XCTAssertEqual(snapshot?.waiting, [Self.two, Self.one])
   }
@@ -70,12 +69,14 @@ final class WaitingRequestTableTests: XCTestCase {
     let ids: [RequestID] = [
       .string(#"a"b\c"#), .string("한글 id"), .number(JSONNumber(-9_007_199_254_740_993)), .null,
     ]
-    ids.forEach(table.expect)
+    for id in ids { table.expect(id) }
     XCTAssertEqual(snapshot?.waiting, ids)
   }
 
   func testAnIdTooLongForASlotIsCountedAsUnrecorded() {
-    table.expect(.string(String(repeating: "x", count: WaitingRequestTable.maxIDBytes)))
+    XCTAssertEqual(
+      table.expect(.string(String(repeating: "x", count: WaitingRequestTable.maxIDBytes))),
+      .untracked)
     table.expect(Self.one)
     XCTAssertEqual(snapshot?.waiting, [Self.one])
     XCTAssertEqual(snapshot?.unrecorded, 1)
@@ -92,10 +93,10 @@ final class WaitingRequestTableTests: XCTestCase {
 
   func testTheTableGrowsAndReusesTheSlotsOfWrittenReplies() {
     let count = 5 * WaitingRequestTable.initialBytes / WaitingRequestTable.slotBytes
-    for number in 0..<count { table.expect(.number(JSONNumber(number))) }
+    let tickets = (0..<count).map { table.expect(.number(JSONNumber($0))) }
     XCTAssertEqual(snapshot?.waiting.count, count)
-    for number in 0..<count {
-      table.replyQueued(to: .number(JSONNumber(number)), endingAt: UInt64(number + 1) * 10)
+    for (number, ticket) in tickets.enumerated() {
+      table.replyQueued(ticket, endingAt: UInt64(number + 1) * 10)
     }
     table.written(upTo: UInt64(count - 1) * 10, frameEnd: UInt64(count - 1) * 10)
     XCTAssertEqual(snapshot?.waiting, [.number(JSONNumber(count - 1))])
@@ -131,12 +132,11 @@ final class WaitingRequestTableTests: XCTestCase {
     let large = Array(
       (#"{"jsonrpc":"2.0","id":2,"result":""# + String(repeating: "y", count: 10_000) + #""}"#)
         .utf8)
-    table.expect(Self.one)
-    table.expect(.number(JSONNumber(2)))
-    table.expect(Self.three)
-    outbox.send(
-      Array(#"{"jsonrpc":"2.0","id":1,"result":1}"#.utf8), replyingTo: Self.one, wake: true)
-    outbox.send(large, replyingTo: .number(JSONNumber(2)), wake: true)
+    let one = outbox.expectReply(to: Self.one)
+    let two = outbox.expectReply(to: .number(JSONNumber(2)))
+    _ = outbox.expectReply(to: Self.three)
+    outbox.send(Array(#"{"jsonrpc":"2.0","id":1,"result":1}"#.utf8), replyingTo: one, wake: true)
+    outbox.send(large, replyingTo: two, wake: true)
     let expected = 36 + large.count + 1
     let read = readUntil(pipeFDs[0]) { $0.count >= expected }
     XCTAssertEqual(read.count, expected)
@@ -161,12 +161,12 @@ final class WaitingRequestTableTests: XCTestCase {
       fd: pipeFDs[1], framing: .ndjson, maxQueuedBytes: 4 << 20, tracer: nil, table: table,
       end: end, onBrokenPipe: {})
     startThread { outbox.runWriter() }
-    table.expect(Self.one)
+    let one = outbox.expectReply(to: Self.one)
     // Far more than the pipe holds; nobody reads it.
     let body = Array(
       (#"{"jsonrpc":"2.0","id":1,"result":""# + String(repeating: "z", count: 1 << 20) + #""}"#)
         .utf8)
-    outbox.send(body, replyingTo: Self.one, wake: true)
+    outbox.send(body, replyingTo: one, wake: true)
     XCTAssertTrue(waitUntil { (self.snapshot?.committed ?? 0) > 0 && !isWritable(pipeFDs[1]) })
     end.request(status: 0)
     outbox.detach()  // returns: the write waiting for room gave up
