@@ -52,10 +52,11 @@ enum ForwardCommand {
       close(nothing)
     }
 
-    ResidentCode.release()
     let forwarder = Forwarder(
       control: connection.fd, clientOutput: protocolFD, table: table,
       framing: configuration.framing, locale: locale)
+    // Last before the wait, so that little runs (and faults pages back) after it.
+    ResidentCode.release()
     switch forwarder.run() {
     case .finished(let status):
       exit(status)
