@@ -123,6 +123,19 @@ final class Connection: @unchecked Sendable {
       Log.warn("requests still running after the end of input; cancelling them")
       cancelAll()
     }
+    close()
+  }
+
+  /// Ends a forwarded session at once (`exit`, or its client or its
+  /// forwarder gone), as the end of a daemon of the client's own would end
+  /// it: what still runs is cancelled, its feeds close.
+  func endNow() {
+    cancelAll()
+    close()
+  }
+
+  /// Closes the session's feeds and takes it out of the daemon's registry.
+  private func close() {
     runBlocking { [self] in
       await session.feeds.closeAll()
       daemon.services.sessions.close(session)

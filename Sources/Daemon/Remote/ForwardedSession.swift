@@ -78,7 +78,7 @@ enum ForwardedSession {
     if end.isRequested {
       // `exit`, a client gone or a forwarder gone: the process a daemon of
       // the client's own would be has ended; what still runs is cancelled.
-      connection.endAfterInput(grace: 0)
+      connection.endNow()
     } else {
       connection.endAfterInput(grace: ServeCommand.endOfInputGrace)
       outbox.close()
