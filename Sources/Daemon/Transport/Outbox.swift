@@ -39,7 +39,8 @@ final class Outbox: MessageSink, @unchecked Sendable {
   /// Set by `close()`: the writer exits once `pending` is empty.
   private var closing = false
   /// With a `table`: the stream offset of `pending`'s first byte, and where
-  /// each frame in `pending` ends; then the same for `directChunk`.
+  /// each frame in `pending` ends; then the same for `directChunk` (which,
+  /// like it, only the thread that set `directWriting` touches until it clears it).
   private var pendingStart: UInt64 = 0
   private var pendingFrameEnds: [UInt64] = []
   private var directStart: UInt64 = 0
