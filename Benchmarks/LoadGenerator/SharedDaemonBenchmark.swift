@@ -63,12 +63,16 @@ struct SharedDaemonBenchmark {
     others.detail = "the slowest of the seven"
     report.add(others)
     let processes = [daemon] + clients.map(\.process)
-    let resident = try processes.reduce(0) { $0 + (try $1.residentKilobytes()) }
+    let residents = try processes.map { try $0.residentKilobytes() }
+    let resident = residents.reduce(0, +)
     let proportional = try processes.reduce(0) { $0 + (try $1.proportionalKilobytes()) }
-    report.add(
-      Self.percentOfOwn(
-        key: "sharedResidentPercent", label: "shared: RSS of all, % of one own", all: resident,
-        own: ownResident, target: 150))
+    var residentFigure = Self.percentOfOwn(
+      key: "sharedResidentPercent", label: "shared: RSS of all, % of one own", all: resident,
+      own: ownResident, target: 150)
+    residentFigure.detail? +=
+      " (the daemon \(Self.megabytes(residents[0])) MB, a forwarder "
+      + "\(Self.megabytes(residents.dropFirst().max() ?? 0)) MB at most)"
+    report.add(residentFigure)
     // RSS counts the pages of the binary and its libraries in every process
     // that maps them; PSS counts each page once, shared among them.
     report.add(

@@ -4,20 +4,24 @@ contract for their client and carry its session to the shared daemon."""
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 from pathlib import Path
 from typing import Callable
 
 import pytest
 
-from catalogd_e2e import accepts_connections, assert_error, assert_result, isolated_env
+from catalogd_e2e import accepts_connections, assert_error, assert_result, isolated_env, request_obj
 
 DEADLINE = 30.0
 
@@ -268,13 +272,20 @@ def test_remote_sessions_lists_the_clients_and_call_goes_through_the_shared_daem
         return subprocess.run([str(catalogd_bin), *args], env=isolated_env(tmp_path), stdin=subprocess.DEVNULL,
                               capture_output=True, text=True, timeout=DEADLINE)
 
-    listed = run("remote", "sessions", *remote)
+    listings: list[subprocess.CompletedProcess] = []
+
+    def sleep_listed_in_flight() -> bool:
+        # The sleep may still be on its way into the daemon when the first listing runs.
+        listings.append(run("remote", "sessions", *remote))
+        return any("editor" in row and row.split()[-1] == "1" for row in listings[-1].stdout.splitlines())
+
+    wait_for(sleep_listed_in_flight, "the sleep in flight in the listing")
+    listed = listings[-1]
     assert listed.returncode == 0, listed.stderr
     header, *rows = listed.stdout.splitlines()
     assert header.split() == ["SESSION", "CLIENT", "PID", "UPTIME", "REQUESTS", "IN", "FLIGHT"]
     editor = next(row.split() for row in rows if "editor" in row)
     assert editor[2] == str(a.pid)  # the forwarder is the session's peer
-    assert editor[-1] == "1"  # the sleep in flight
     assert any("(this)" in row and "catalogd remote sessions" in row for row in rows)
 
     made = run("call", "products/create", '{"nameKo": "원격", "price": 5}', *remote)
@@ -313,3 +324,109 @@ def test_a_session_that_stops_reading_never_blocks_another(spawn, shared):
     for _ in range(600):
         stuck.read_until(lambda m: m.get("method") == "products/listUpdated", timeout=60)
     assert stuck.result("daemon/echo", {"still": "here"}) == {"still": "here"}
+
+
+def listed_pids(client) -> set:
+    """The client pids of the shared daemon's sessions, as `daemon/sessions` lists them."""
+    return {s["pid"] for s in client.result("daemon/sessions")["sessions"]}
+
+
+@pytest.mark.parametrize("ending, status", [("shutdown and exit", 0), ("exit alone", 1), ("end of input", 0)])
+def test_a_forwarder_exits_with_the_status_a_daemon_of_its_own_would(spawn, shared, ending, status):
+    """The session runs in the shared daemon, which sends its status down the
+    control line after closing the client's pipes; the daemon stays."""
+    other = session(spawn, shared)
+    other.initialize()
+    a = session(spawn, shared)
+    a.initialize()
+    slow = a.request("daemon/sleep", {"ms": 60_000})
+    if ending == "shutdown and exit":
+        a.notify("$/cancelRequest", {"id": slow})
+        assert_error(a.read_until_response(slow)[0], -32800)
+        assert_result(a.call("shutdown", id="s"), "s", None)
+        a.notify("exit")
+    elif ending == "exit alone":
+        a.notify("exit")  # the sleep still runs: the session ends all the same, at once
+    else:
+        a.notify("$/cancelRequest", {"id": slow})
+        assert_error(a.read_until_response(slow)[0], -32800)
+        a.close_stdin()
+    assert a.wait() == status
+    wait_for(lambda: a.pid not in listed_pids(other), "the session's end in the daemon")
+    assert shared.proc.poll() is None
+    other.echo_ok()
+
+
+def test_a_forwarded_client_that_closes_its_stdout_ends_its_session_with_0(spawn, shared):
+    other = session(spawn, shared)
+    other.initialize()
+    d = spawn("--remote", str(shared.socket), data_dir=False, start_reader=False)
+    d.proc.stdout.close()
+    d.send(request_obj("initialize", {}, 1))
+    end = time.monotonic() + DEADLINE
+    number = 2
+    # The daemon's next write to the client's stdout fails: it ends the session,
+    # then closes the client's stdin, which ends these writes too.
+    try:
+        while d.alive and time.monotonic() < end:
+            d.send(request_obj("daemon/echo", [number], number))
+            number += 1
+            time.sleep(0.01)
+    except BrokenPipeError:
+        pass
+    assert d.wait() == 0
+    wait_for(lambda: d.pid not in listed_pids(other), "the session's end in the daemon")
+    other.echo_ok()
+
+
+def test_a_killed_forwarder_ends_its_session_and_cancels_its_requests(spawn, shared):
+    other = session(spawn, shared)
+    other.initialize()
+    a = session(spawn, shared)
+    a.initialize()
+    a.request("daemon/sleep", {"ms": 60_000})
+    wait_for(lambda: a.pid in listed_pids(other), "the session")
+    a.kill()
+    assert a.wait() == -signal.SIGKILL
+    wait_for(lambda: a.pid not in listed_pids(other), "the session's end in the daemon")
+    # The sleep was cancelled with its session (`daemon/status` itself runs inline, uncounted).
+    wait_for(lambda: other.result("daemon/status")["inFlight"] == 0, "the sleep's cancellation")
+    assert shared.proc.poll() is None
+
+
+def lsp_bodies(data: bytes) -> list[bytes]:
+    """The bodies of a stream of Content-Length frames."""
+    bodies = []
+    while data:
+        header, _, rest = data.partition(b"\r\n\r\n")
+        length = int(header.split(b":")[1])
+        bodies.append(rest[:length])
+        data = rest[length:]
+    return bodies
+
+
+def test_a_reply_cut_short_by_the_daemons_death_is_finished_before_the_failures(spawn, shared):
+    """The daemon dies while its reply waits for room in the client's full
+    pipe: the forwarder completes the frame the client is inside (its body
+    cannot be whole, so it reads as one malformed message), then answers each
+    waiting request with -32020 in frames of their own."""
+    a = spawn("--remote", str(shared.socket), data_dir=False, start_reader=False)  # Content-Length
+    a.send(request_obj("initialize", {}, 1))
+    a.send(request_obj("daemon/sleep", {"ms": 60_000}, 2))
+    a.send(request_obj("daemon/echo", {"text": "x" * 400_000}, 3))
+    stdout = a.proc.stdout.fileno()
+
+    def pipe_full() -> bool:
+        return struct.unpack("i", fcntl.ioctl(stdout, termios.FIONREAD, b"\0\0\0\0"))[0] >= 60_000
+
+    wait_for(pipe_full, "the client's pipe to fill")  # nobody reads it
+    shared.proc.send_signal(signal.SIGKILL)
+    bodies = lsp_bodies(a.proc.stdout.read())  # to the end: the forwarder's exit
+    assert a.wait() == 1
+    assert len(bodies) == 4, [b[:80] for b in bodies]
+    assert json.loads(bodies[0])["id"] == 1
+    assert bodies[1].startswith(b'{"jsonrpc":"2.0","id":3,"result":{"text":"xxx') and bodies[1].endswith(b" ")
+    for body, id in zip(bodies[2:], (2, 3)):
+        error = assert_error(json.loads(body), -32020, id=id)
+        assert error["data"]["retryable"] is True
+    assert "2 waiting requests were answered with -32020" in a.stderr_text()

@@ -7,8 +7,9 @@ import Synchronization
 #endif
 
 /// `catalogd serve --listen PATH`: one daemon for many clients. Each
-/// connection to the Unix socket is a session of its own (initialize,
-/// feeds, cancellation, shutdown and exit end that session only), while the
+/// connection to the Unix socket hands a client's stdio over and is a
+/// session of its own (`ForwardedSession`: initialize, feeds, cancellation,
+/// shutdown and exit end that session only), while the
 /// services are shared: one catalog, one place index, one photo index. Only
 /// the user who runs the daemon may connect. With no session left for
 /// `--idle-timeout` seconds, the daemon removes its socket and exits.
@@ -40,52 +41,13 @@ enum SharedDaemonCommand {
       }
       idle.connectionAccepted()
       startThread {
-        serve(client, peerProcess: peer.pid, daemon: daemon)
+        ForwardedSession.serve(control: client, peerProcess: peer.pid, daemon: daemon)
         idle.sessionEnded()
       }
     }
     Log.error("the listening socket failed; exiting", ["errno": String(errno)])
     unlink(socketPath)
     exit(1)
-  }
-
-  /// Runs one client's session on its socket until it ends (end of input,
-  /// `exit`, or a client that went away), then closes the socket.
-  private static func serve(_ fd: Int32, peerProcess: Int32, daemon: DaemonContext) {
-    let configuration = daemon.configuration
-    let outbox = Outbox(
-      fd: fd, framing: configuration.initialFraming,
-      maxQueuedBytes: configuration.maxQueuedOutputBytes,
-      tracer: nil,
-      onBrokenPipe: {
-        // The client went away: stop reading too, which ends the session.
-        shutdown(fd, Int32(SHUT_RD))
-      })
-    startThread { outbox.runWriter() }
-    let connection = Connection(
-      sink: outbox, daemon: daemon, methods: MethodRegistry.all, peerProcess: peerProcess,
-      onExit: { status in
-        // `exit` ends this session, never the daemon: its replies go out,
-        // then the socket closes and the client's forwarder exits.
-        Log.debug("session exit", ["status": String(status)])
-        outbox.close()
-        outbox.drain(timeout: ServeCommand.drainTimeout)
-        shutdown(fd, Int32(SHUT_RDWR))
-      })
-    Log.info(
-      "session started",
-      ["session": String(connection.session.number), "peer.pid": String(peerProcess)])
-    MessageReader(
-      fd: fd, connection: connection, outbox: outbox, tracer: nil, configuration: configuration
-    )
-    .run()
-    connection.endAfterInput(grace: ServeCommand.endOfInputGrace)
-    outbox.close()
-    outbox.drain(timeout: ServeCommand.drainTimeout)
-    shutdown(fd, Int32(SHUT_RDWR))
-    outbox.detach()
-    close(fd)
-    Log.info("session ended", ["session": String(connection.session.number)])
   }
 }
 

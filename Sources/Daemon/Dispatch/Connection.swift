@@ -78,6 +78,9 @@ final class Connection: @unchecked Sendable {
   let session: Session
   private let methods: [String: Method]
   private let lanes = SerialLanes()
+  /// The language of error messages until `initialize` names one: a
+  /// forwarded session's client's, else the daemon's.
+  private let startLocale: MessageLocale
   /// Called for `exit`, with the status the contract gives.
   private let onExit: @Sendable (Int32) -> Void
   /// Handlers running as tasks at once, at most.
@@ -93,12 +96,13 @@ final class Connection: @unchecked Sendable {
 
   init(
     sink: any MessageSink, daemon: DaemonContext, methods: [Method], peerProcess: Int32? = nil,
-    onExit: @escaping @Sendable (Int32) -> Void
+    locale: MessageLocale? = nil, onExit: @escaping @Sendable (Int32) -> Void
   ) {
     self.sink = sink
     self.daemon = daemon
+    startLocale = locale ?? daemon.defaultLocale
     session = daemon.services.sessions.open(
-      sink: sink, maxOpenFeeds: daemon.configuration.maxOpenFeeds, locale: daemon.defaultLocale,
+      sink: sink, maxOpenFeeds: daemon.configuration.maxOpenFeeds, locale: startLocale,
       peerProcess: peerProcess)
     self.methods = Dictionary(
       methods.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -119,6 +123,19 @@ final class Connection: @unchecked Sendable {
       Log.warn("requests still running after the end of input; cancelling them")
       cancelAll()
     }
+    close()
+  }
+
+  /// Ends a forwarded session at once (`exit`, or its client or its
+  /// forwarder gone), as the end of a daemon of the client's own would end
+  /// it: what still runs is cancelled, its feeds close.
+  func endNow() {
+    cancelAll()
+    close()
+  }
+
+  /// Closes the session's feeds and takes it out of the daemon's registry.
+  private func close() {
     runBlocking { [self] in
       await session.feeds.closeAll()
       daemon.services.sessions.close(session)
@@ -136,22 +153,25 @@ final class Connection: @unchecked Sendable {
       json = try JSONParser.parse(body, maxDepth: daemon.configuration.maxDepth)
     } catch {
       daemon.statistics.count(.parseError)
-      send(.error(.parseError(error.description)), id: .null, to: .single, wake: false)
+      send(.error(.parseError(error.description)), id: .null, to: .single(.untracked), wake: false)
       return
     }
     guard case .array(let elements) = json else {
-      handle(IncomingMessage(json), target: .single, received: received, nothingBehind: !moreInput)
+      handle(
+        IncomingMessage(json), target: .single(.untracked), received: received,
+        nothingBehind: !moreInput)
       drain(wake: false)
       return
     }
     guard !elements.isEmpty else {
-      send(.error(.invalidRequest("empty batch")), id: .null, to: .single, wake: false)
+      send(.error(.invalidRequest("empty batch")), id: .null, to: .single(.untracked), wake: false)
       return
     }
     let batch = BatchReply(count: elements.count, sink: sink)
     for (index, element) in elements.enumerated() {
       handle(
-        IncomingMessage(element), target: .batch(batch, index: index), received: received,
+        IncomingMessage(element), target: .batch(batch, index: index, ticket: .untracked),
+        received: received,
         nothingBehind: false)
     }
     drain(wake: false)
@@ -160,7 +180,7 @@ final class Connection: @unchecked Sendable {
   /// Answers a message the framing layer could not delimit.
   func receiveFramingError(_ reason: String) {
     daemon.statistics.count(.parseError)
-    send(.error(.parseError(reason)), id: .null, to: .single, wake: false)
+    send(.error(.parseError(reason)), id: .null, to: .single(.untracked), wake: false)
   }
 
   private func handle(
@@ -168,6 +188,7 @@ final class Connection: @unchecked Sendable {
   ) {
     switch message {
     case .request(let id, let method, let params):
+      let target = target.with(sink.expectReply(to: id))
       daemon.statistics.count(.received)
       session.requests.add(1, ordering: .relaxed)
       let needsSlot: Bool =
@@ -188,6 +209,7 @@ final class Connection: @unchecked Sendable {
       skip(target)
       Log.debug("ignored a response: the daemon sends no requests", ["request.id": "\(id)"])
     case .invalid(let id, let error):
+      let target = target.with(sink.expectReply(to: id))
       daemon.statistics.count(.received)
       session.requests.add(1, ordering: .relaxed)
       send(.error(error), id: id, to: target, wake: false)
@@ -256,9 +278,10 @@ final class Connection: @unchecked Sendable {
     case ("initialize", .uninitialized):
       let reply: Reply
       do {
-        let client = try daemon.initialize(params)
+        let client = try daemon.initialize(params, defaultLocale: startLocale)
         session.clientIdentity.set(client.id)
         session.didInitialize(clientName: client.name, locale: client.locale)
+        sink.noteLocale(client.locale)
         reply = .result(client.result)
         lock.withLock { state.lifecycle = .running }
       } catch {
@@ -525,12 +548,13 @@ final class Connection: @unchecked Sendable {
     var body: [UInt8] = []
     reply.write(id: id, locale: locale, into: &body)
     switch target {
-    case .single: sink.send(body, wake: wake)
-    case .batch(let batch, let index): batch.answer(index, with: body, wake: wake)
+    case .single(let ticket): sink.send(body, replyingTo: ticket, wake: wake)
+    case .batch(let batch, let index, let ticket):
+      batch.answer(index, with: body, ticket: ticket, wake: wake)
     }
   }
 
   private func skip(_ target: ReplyTarget) {
-    if case .batch(let batch, let index) = target { batch.skip(index, wake: false) }
+    if case .batch(let batch, let index, _) = target { batch.skip(index, wake: false) }
   }
 }

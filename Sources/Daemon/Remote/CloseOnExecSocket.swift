@@ -7,9 +7,16 @@
 /// not inherit a session's connection, or the session would stay open after
 /// the daemon that served it closed its end.
 ///
-/// Linux-only (`SOCK_CLOEXEC`, `accept4`): a macOS port sets `FD_CLOEXEC`
-/// with fcntl here, and nowhere else.
+/// The same holds for the descriptors a forwarder hands over with
+/// `SCM_RIGHTS` (`SessionHandoff`): they are the client's pipes.
+///
+/// Linux-only (`SOCK_CLOEXEC`, `accept4`, `MSG_CMSG_CLOEXEC`): a macOS port
+/// sets `FD_CLOEXEC` with fcntl here, and nowhere else.
 enum CloseOnExecSocket {
+  /// recvmsg(2)'s flags that make the descriptors received closed on exec
+  /// (`MSG_CMSG_CLOEXEC`, declared by glibc only under `_GNU_SOURCE`).
+  static let receiveFlags: Int32 = 0x4000_0000
+
   /// A new AF_UNIX stream socket, or -1 with errno set.
   static func stream() -> Int32 {
     socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

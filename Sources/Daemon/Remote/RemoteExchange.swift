@@ -5,14 +5,35 @@ import Protocol
 #endif
 
 /// A short session with a shared daemon, for the commands that ask it one
-/// thing (`call --remote`, `remote sessions`): `initialize`, the request,
-/// `shutdown` and `exit` in NDJSON, then the replies, read until both the
-/// request's and the shutdown's have come.
+/// thing (`call --remote`, `remote sessions`): one end of a socket pair is
+/// handed over as the session's stdin and stdout (`SessionHandoff`, as a
+/// forwarder hands its client's), and this process writes `initialize`, the
+/// request, `shutdown` and `exit` in NDJSON to the other, then reads the
+/// replies until both the request's and the shutdown's have come.
 enum RemoteExchange {
   /// The reply to `method`: its whole message (`result` or `error`).
   static func request(
     _ method: String, params: JSON?, clientName: String, over connection: RemoteConnection
   ) throws(RemoteError) -> JSON {
+    defer { close(connection.fd) }
+    var pair: [Int32] = [-1, -1]
+    guard
+      socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0
+    else {
+      throw .system(call: "make a socket pair for", path: connection.socketPath, errno: errno)
+    }
+    let (fd, daemonEnd) = (pair[0], pair[1])
+    defer { close(fd) }
+    let handoff = SessionHandoff(
+      input: daemonEnd, output: daemonEnd, table: nil, trace: nil, framing: .fixed(.ndjson),
+      locale: .english)
+    let sent = handoff.send(over: connection.fd)
+    let code = errno
+    close(daemonEnd)
+    guard sent else {
+      throw .system(call: "hand a session to", path: connection.socketPath, errno: code)
+    }
+
     var request: JSONObject = ["jsonrpc": "2.0", "id": 1, "method": JSON(method)]
     if let params { request["params"] = params }
     let messages: [JSON] = [
@@ -30,15 +51,14 @@ enum RemoteExchange {
       bytes += message.serialized()
       bytes.append(UInt8(ascii: "\n"))
     }
-    defer { close(connection.fd) }
-    guard bytes.withUnsafeBytes({ writeAll(connection.fd, $0) }) else {
+    guard bytes.withUnsafeBytes({ writeAll(fd, $0) }) else {
       throw .system(call: "write to", path: connection.socketPath, errno: errno)
     }
     var replies: [Int: JSON] = [:]
     var buffer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while replies[1] == nil || replies[2] == nil {
-      let count = chunk.withUnsafeMutableBytes { read(connection.fd, $0.baseAddress, $0.count) }
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }
       buffer += chunk[0..<count]

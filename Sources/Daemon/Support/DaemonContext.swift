@@ -29,8 +29,10 @@ final class DaemonContext: Sendable {
   }
 
   /// Handles `initialize`: picks the client id and the language of error
-  /// messages, and describes the server.
-  func initialize(_ params: JSON?) throws -> InitializedClient {
+  /// messages (else `defaultLocale`, else the daemon's), and describes the server.
+  func initialize(_ params: JSON?, defaultLocale: MessageLocale? = nil) throws
+    -> InitializedClient
+  {
     let params = try LifecycleContracts.initialize.check(params)
     let clientName = params[LifecycleContracts.clientInfo]?["name"]?.stringValue
     let given = params[LifecycleContracts.clientId]
@@ -58,6 +60,7 @@ final class DaemonContext: Sendable {
       ],
     ]
     return InitializedClient(
-      result: result, id: id, name: clientName, locale: locale ?? defaultLocale)
+      result: result, id: id, name: clientName,
+      locale: locale ?? defaultLocale ?? self.defaultLocale)
   }
 }

@@ -5,20 +5,23 @@ import Services
   import Glibc
 #endif
 
-/// The one reader of a session's protocol stream (stdin, or a shared
-/// daemon's socket): splits it into messages and hands them to the
+/// The one reader of a session's protocol stream (stdin, or the client's
+/// stdin a forwarder handed to the shared daemon): splits it into messages and hands them to the
 /// connection in arrival order.
 ///
 /// Before each read it waits for room in the outbox and in the connection's
 /// queue of requests, so a client that sends faster than it reads, or floods
 /// the daemon with slow requests, is slowed down rather than buffered without bound.
 struct MessageReader {
-  /// The stream: 0 for stdin, or a client's socket.
+  /// The stream: 0 for stdin, or the one a forwarder handed over.
   let fd: Int32
   let connection: Connection
   let outbox: Outbox
   let tracer: Tracer?
   let configuration: Configuration
+  /// A forwarded session's end, which stops the reader between messages and
+  /// while it waits for input; nil for a stdio daemon, which exits instead.
+  var end: SessionEnd? = nil
 
   /// Reads until end of input (or a read error, logged), then returns.
   func run() {
@@ -30,6 +33,7 @@ struct MessageReader {
     while true {
       outbox.waitForRoom()
       connection.waitForRoom()
+      if let end, end.isRequested || !end.wait(for: Int16(POLLIN), on: fd) { return }
       let count = read(fd, chunk.baseAddress, chunk.count)
       if count < 0 {
         if errno == EINTR { continue }
@@ -58,6 +62,8 @@ struct MessageReader {
           Log.warn("framing error", ["reason": reason])
           connection.receiveFramingError(reason)
         }
+        // After `exit`, nothing more of the client's is read.
+        if end?.isRequested == true { break }
         connection.waitForRoom()
       }
       SQLiteThreadReaders.endBurst()

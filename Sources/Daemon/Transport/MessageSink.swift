@@ -1,3 +1,5 @@
+import Protocol
+
 /// Where the daemon's outgoing messages go: stdout through the `Outbox`, or
 /// memory for the `call` command and tests.
 protocol MessageSink: Sendable {
@@ -11,6 +13,16 @@ protocol MessageSink: Sendable {
   func send(all run: MessageRun)
   /// Bytes waiting to be written, for `daemon/status`.
   var queuedBytes: Int { get }
+  /// A request with this id was read: its reply is due (a forwarded
+  /// session's `WaitingRequestTable` keeps it until the reply is written).
+  /// The ticket goes back to the sink with the reply.
+  func expectReply(to id: RequestID) -> ReplyTicket
+  /// The session's error messages are in `locale` from now on (`initialize` chose it).
+  func noteLocale(_ locale: MessageLocale)
+  /// Queues the reply `ticket` stands for.
+  func send(_ body: [UInt8], replyingTo ticket: ReplyTicket, wake: Bool)
+  /// Queues a batch's reply, which answers the requests of each of `tickets`.
+  func send(_ body: [UInt8], replyingTo tickets: [ReplyTicket], wake: Bool)
 }
 
 extension MessageSink {
@@ -20,5 +32,17 @@ extension MessageSink {
 
   func send(all run: MessageRun) {
     for body in run.bodies { send(Array(body), wake: true) }
+  }
+
+  func expectReply(to id: RequestID) -> ReplyTicket { .untracked }
+
+  func noteLocale(_ locale: MessageLocale) {}
+
+  func send(_ body: [UInt8], replyingTo ticket: ReplyTicket, wake: Bool) {
+    send(body, wake: wake)
+  }
+
+  func send(_ body: [UInt8], replyingTo tickets: [ReplyTicket], wake: Bool) {
+    send(body, wake: wake)
   }
 }

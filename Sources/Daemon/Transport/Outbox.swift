@@ -38,6 +38,13 @@ final class Outbox: MessageSink, @unchecked Sendable {
   private var broken = false
   /// Set by `close()`: the writer exits once `pending` is empty.
   private var closing = false
+  /// With a `table`: the stream offset of `pending`'s first byte, and where
+  /// each frame in `pending` ends; then the same for `directChunk` (which,
+  /// like it, only the thread that set `directWriting` touches until it clears it).
+  private var pendingStart: UInt64 = 0
+  private var pendingFrameEnds: [UInt64] = []
+  private var directStart: UInt64 = 0
+  private var directFrameEnds: [UInt64] = []
 
   /// The protocol's file descriptor (the original stdout).
   private let fd: Int32
@@ -46,37 +53,71 @@ final class Outbox: MessageSink, @unchecked Sendable {
   private let tracer: Tracer?
   /// Called once, on the writer thread, when the client stopped reading.
   private let onBrokenPipe: @Sendable () -> Void
+  /// A forwarded session's: which requests wait for a reply, and how much
+  /// of the stream was written (see `writeFrames`).
+  private let table: WaitingRequestTable?
+  /// A forwarded session's end, which wakes a write waiting for room.
+  private let end: SessionEnd?
 
   init(
     fd: Int32, framing: Framing, maxQueuedBytes: Int, tracer: Tracer?,
+    table: WaitingRequestTable? = nil, end: SessionEnd? = nil,
     onBrokenPipe: @escaping @Sendable () -> Void
   ) {
     self.fd = fd
     self.framing = framing
     self.maxQueuedBytes = maxQueuedBytes
     self.tracer = tracer
+    self.table = table
+    self.end = end
     self.onBrokenPipe = onBrokenPipe
   }
 
   func setFraming(_ framing: Framing) {
     lock.withLock { self.framing = framing }
+    table?.setFraming(framing)
   }
 
   func send(_ body: [UInt8], wake: Bool) {
-    send(CollectionOfOne(body), wake: wake)
+    send(CollectionOfOne(body), replyingTo: EmptyCollection<ReplyTicket>(), wake: wake)
   }
 
   func send(all run: MessageRun) {
-    send(run.bodies, wake: true)
+    send(run.bodies, replyingTo: EmptyCollection<ReplyTicket>(), wake: true)
   }
 
-  private func send<Body: Collection<UInt8>>(_ bodies: some Collection<Body>, wake: Bool) {
+  func expectReply(to id: RequestID) -> ReplyTicket {
+    table?.expect(id) ?? .untracked
+  }
+
+  func noteLocale(_ locale: MessageLocale) {
+    table?.setLocale(locale)
+  }
+
+  func send(_ body: [UInt8], replyingTo ticket: ReplyTicket, wake: Bool) {
+    send(CollectionOfOne(body), replyingTo: CollectionOfOne(ticket), wake: wake)
+  }
+
+  func send(_ body: [UInt8], replyingTo tickets: [ReplyTicket], wake: Bool) {
+    send(CollectionOfOne(body), replyingTo: tickets, wake: wake)
+  }
+
+  /// Queues `bodies`; the last one is the reply of each of `tickets`.
+  private func send<Body: Collection<UInt8>>(
+    _ bodies: some Collection<Body>, replyingTo tickets: some Collection<ReplyTicket>, wake: Bool
+  ) {
     if let tracer {
       for body in bodies { Array(body).withUnsafeBufferPointer { tracer.record(.outgoing, $0) } }
     }
     let direct: Bool = lock.withLock {
       guard !broken else { return false }
-      for body in bodies { framing.frame(body, into: &pending) }
+      for body in bodies {
+        framing.frame(body, into: &pending)
+        if table != nil { pendingFrameEnds.append(pendingStart + UInt64(pending.count)) }
+      }
+      if let table, let end = pendingFrameEnds.last {
+        for ticket in tickets { table.replyQueued(ticket, endingAt: end) }
+      }
       return wake && takeForDirectWrite()
     }
     // Not the reader: a thread of Swift's pool (a handler's reply or
@@ -112,6 +153,11 @@ final class Outbox: MessageSink, @unchecked Sendable {
       return false
     }
     swap(&directChunk, &pending)
+    if table != nil {
+      swap(&directFrameEnds, &pendingFrameEnds)
+      directStart = pendingStart
+      pendingStart += UInt64(directChunk.count)
+    }
     directWriting = true
     return true
   }
@@ -126,18 +172,26 @@ final class Outbox: MessageSink, @unchecked Sendable {
         directChunk.append(contentsOf: pending)
         swap(&directChunk, &pending)
         directChunk.removeAll(keepingCapacity: true)
+        if table != nil {
+          directFrameEnds.append(contentsOf: pendingFrameEnds)
+          swap(&directFrameEnds, &pendingFrameEnds)
+          directFrameEnds.removeAll(keepingCapacity: true)
+          pendingStart = directStart
+        }
         directWriting = false
         lock.broadcast()
       }
       return
     }
-    let ok = directChunk.withUnsafeBytes { writeAll(fd, $0) }
+    let ok = write(directChunk, start: directStart, frameEnds: directFrameEnds)
     directChunk.removeAll(keepingCapacity: directChunk.capacity <= Self.directWriteLimit * 2)
+    directFrameEnds.removeAll(keepingCapacity: true)
     lock.withLock {
       directWriting = false
       if !ok {
         broken = true
         pending = []
+        pendingFrameEnds = []
       }
       if !ok || !pending.isEmpty || closing || drainWaiters > 0 { lock.broadcast() }
     }
@@ -160,6 +214,8 @@ final class Outbox: MessageSink, @unchecked Sendable {
   /// Writes until closed; runs on the writer thread.
   func runWriter() {
     var chunk: [UInt8] = []
+    var chunkStart: UInt64 = 0
+    var chunkFrameEnds: [UInt64] = []
     while true {
       let done: Bool = lock.withLock {
         writerBusy = false
@@ -172,13 +228,19 @@ final class Outbox: MessageSink, @unchecked Sendable {
         writerIdle = false
         if pending.isEmpty { return true }
         swap(&chunk, &pending)
+        if table != nil {
+          swap(&chunkFrameEnds, &pendingFrameEnds)
+          chunkStart = pendingStart
+          pendingStart += UInt64(chunk.count)
+        }
         writerBusy = true
         lock.broadcast()
         return false
       }
       if done { break }
-      let ok = chunk.withUnsafeBytes { writeAll(fd, $0) }
+      let ok = write(chunk, start: chunkStart, frameEnds: chunkFrameEnds)
       chunk.removeAll(keepingCapacity: chunk.capacity <= 1 << 20)
+      chunkFrameEnds.removeAll(keepingCapacity: true)
       if !ok {
         lock.withLock {
           broken = true
@@ -194,6 +256,62 @@ final class Outbox: MessageSink, @unchecked Sendable {
       writerBusy = false
       lock.broadcast()
     }
+  }
+
+  /// Writes a run of whole frames that starts at stream offset `start`.
+  private func write(_ bytes: [UInt8], start: UInt64, frameEnds: [UInt64]) -> Bool {
+    guard let table, let end else { return bytes.withUnsafeBytes { writeAll(fd, $0) } }
+    return bytes.withUnsafeBytes {
+      writeFrames($0, start: start, frameEnds: frameEnds, table: table, end: end)
+    }
+  }
+
+  /// The longest write a pipe takes whole or not at all (PIPE_BUF, a page on Linux).
+  static let atomicWriteBytes = 4096
+
+  /// A forwarded session's writes: in pieces a pipe takes whole or not at
+  /// all, each made of whole frames where the frames are small enough,
+  /// after poll(2) says there is room (or the session ended, which makes
+  /// the write fail). After each piece the table learns how far the stream
+  /// got and whether it stands inside a frame, so that if the daemon dies
+  /// its forwarder knows which replies the client has, and can finish a
+  /// frame cut short before it adds its own. A daemon killed while it waits
+  /// for room wrote nothing of the piece; only a death in the copy itself,
+  /// after the write and before the table's update, leaves a piece written
+  /// that the table does not count.
+  private func writeFrames(
+    _ bytes: UnsafeRawBufferPointer, start: UInt64, frameEnds: [UInt64],
+    table: WaitingRequestTable, end: SessionEnd
+  ) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    var offset = 0
+    var frame = 0
+    while offset < bytes.count {
+      let position = start + UInt64(offset)
+      while frame < frameEnds.count && frameEnds[frame] <= position { frame += 1 }
+      // Whole frames up to the limit; else a piece of the one large frame.
+      var pieceEnd = frame
+      while pieceEnd < frameEnds.count
+        && frameEnds[pieceEnd] - position <= UInt64(Self.atomicWriteBytes)
+      {
+        pieceEnd += 1
+      }
+      let length =
+        pieceEnd > frame
+        ? Int(frameEnds[pieceEnd - 1] - position)
+        : min(Self.atomicWriteBytes, bytes.count - offset)
+      guard end.wait(for: Int16(POLLOUT), on: fd) else { return false }
+      let written = Glibc.write(fd, base + offset, length)
+      if written < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        return false
+      }
+      offset += written
+      let reached = start + UInt64(offset)
+      let frameEnd = frameEnds[frame...].first { $0 >= reached } ?? reached
+      table.written(upTo: reached, frameEnd: frameEnd)
+    }
+    return true
   }
 
   /// Waits up to `timeout` seconds until everything queued so far is written.

@@ -11,9 +11,20 @@ final class Tracer: Sendable {
   private let fd: Int32
 
   init?(path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { return nil }
+    guard let fd = Self.open(path) else { return nil }
     self.fd = fd
+  }
+
+  /// Traces into `fd`, an open trace file this tracer now owns (a forwarded
+  /// session's, opened by its forwarder).
+  init(fd: Int32) {
+    self.fd = fd
+  }
+
+  /// Opens a trace file for appending, closed on exec.
+  static func open(_ path: String) -> Int32? {
+    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    return fd >= 0 ? fd : nil
   }
 
   deinit { close(fd) }
