@@ -88,6 +88,33 @@ final class DaemonProcess {
     return kilobytes
   }
 
+  /// Waits until the child's main thread sleeps in read(2) (`/proc/PID/syscall`
+  /// starts with its number, 0 on x86-64 and 63 on arm64): where a forwarder
+  /// waits for its session's end once it has handed the session over and
+  /// dropped its start's pages. Throws after `seconds`.
+  func waitUntilBlockedInRead(seconds: Double) throws {
+    #if arch(arm64)
+      let readCall = "63 "
+    #else
+      let readCall = "0 "
+    #endif
+    let path = "/proc/\(pid)/syscall"
+    let deadline = monotonicNanoseconds() + UInt64(seconds * 1e9)
+    while true {
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else { throw BenchError.system(call: "open \(path)", errno: errno) }
+      var text = [UInt8](repeating: 0, count: 256)
+      let count = read(fd, &text, text.count)
+      close(fd)
+      if count > 0, String(decoding: text[0..<count], as: UTF8.self).hasPrefix(readCall) { return }
+      guard monotonicNanoseconds() < deadline else {
+        throw BenchError.harness("process \(pid) never waited in read(2)")
+      }
+      var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+      nanosleep(&pause, nil)
+    }
+  }
+
   /// Waits for the child to end and returns its raw wait status.
   func wait() throws -> Int32 {
     var status: Int32 = 0
