@@ -212,6 +212,18 @@ public actor FeedEngine {
     return items
   }
 
+  /// Feeds of at most this many items publish their snapshot as soon as the
+  /// notifications of a change went out; larger ones when `items` is next
+  /// asked (a copy of every item per change would cost more than it saves).
+  static let eagerSnapshotItems = 1_000
+
+  /// Publishes the feed's items when the feed is small; called once every
+  /// notification of its items was handed over.
+  private func publishIfSmall(_ feed: Feed, _ id: String) {
+    guard feed.list.count <= Self.eagerSnapshotItems, feeds[id] === feed else { return }
+    snapshots.publish(id, feed.list.items)
+  }
+
   /// `items`, answered on the calling thread from the items the feed's
   /// notifications so far have shown (`FeedSnapshots`), when the engine
   /// published them since they last changed: `deliver` gets them, as JSON
@@ -282,12 +294,14 @@ public actor FeedEngine {
       }
       guard !fresh.isEmpty else { return }
       var run: [FeedEvent] = []
+      var changed: [(id: String, feed: Feed)] = []
       defer {
         if let notifyAll {
           if !run.isEmpty { notifyAll(run) }
         } else {
           run.forEach(notify)
         }
+        for (id, feed) in changed { publishIfSmall(feed, id) }
       }
       for (id, feed) in feeds {
         guard let live = feed.live, live.topic == topic, feed.isActive else { continue }
@@ -297,6 +311,7 @@ public actor FeedEngine {
           continue
         }
         snapshots.invalidate(id)
+        changed.append((id, feed))
         var steps: [FeedItemOp] = []
         for change in fresh {
           feed.list.apply(
@@ -483,6 +498,7 @@ public actor FeedEngine {
       range = FeedRange(start: 0, end: list.count, endReached: feed.endReached)
     }
     setState(feed, id, feed.endReached ? .ended : .idle, notify: notify)
+    publishIfSmall(feed, id)
     if let due = feed.reloadDue {
       _ = startReload(feed, id, due, after: nil, notify: notify)
     }

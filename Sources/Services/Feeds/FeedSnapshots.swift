@@ -5,14 +5,13 @@ import Synchronization
 /// onto the feed engine (`FeedEngine.itemsNow`).
 ///
 /// The engine drops a feed's snapshot before it changes the feed's items, so
-/// before it sends the notifications of the change; it publishes one when it
-/// answers `items` itself, when every notification of the items it holds has
-/// been handed to the session. A reader answers from a snapshot only while
+/// before it sends the notifications of the change; it publishes one once
+/// every notification of the items it holds has been handed to the session
+/// (docs/reads.md, "Feeds"). A reader answers from a snapshot only while
 /// holding the lock, and hands its reply to the session inside it: a reply
 /// from a snapshot is queued either before the notifications of the next
 /// change (its items predate them), or not at all (the engine answers, in
-/// order). Publishing lazily keeps a change to a large feed cheap: one copy
-/// of its items after a change, when they are next read, not one per change.
+/// order).
 final class FeedSnapshots: Sendable {
   private let items = Mutex<[String: [FeedItem]]>([:])
 

@@ -5,18 +5,17 @@ import XCTest
 @testable import Services
 
 /// `FeedEngine.itemsNow`: items answered off the engine only from a snapshot
-/// the engine published after the notifications of those items, and never
-/// once the items changed until the engine answers `items` itself again.
+/// the engine published after the notifications of those items, never from
+/// one that a change has made stale.
 final class FeedSnapshotTests: XCTestCase {
-  func testItemsNowAnswersOnlyBetweenAnItemsCallAndTheNextChange() async throws {
+  func testASmallFeedIsPublishedOnceTheNotificationsOfAChangeWentOut() async throws {
     let engine = FeedEngine()
-    let source = FakeFeedSource(total: 20)
-    let id = try await engine.open(source: source, pageSize: 5)
-    XCTAssertNil(itemsNow(engine, id, 0, 10), "nothing published before the first items call")
+    let id = try await engine.open(source: FakeFeedSource(total: 20), pageSize: 5)
+    XCTAssertNil(itemsNow(engine, id, 0, 10), "nothing loaded, nothing published")
 
     _ = try await engine.loadMore(id, notify: { _ in })
-    XCTAssertNil(itemsNow(engine, id, 0, 10), "a page arrived: the engine answers first")
     let loaded = try await engine.items(id, start: 0, end: 10)
+    XCTAssertEqual(loaded.count, 5)
     XCTAssertEqual(itemsNow(engine, id, 0, 10), loaded)
     XCTAssertEqual(itemsNow(engine, id, 2, 4), Array(loaded[2..<4]))
     XCTAssertEqual(itemsNow(engine, id, 3, 100), Array(loaded[3...]), "cut to the count")
@@ -24,16 +23,28 @@ final class FeedSnapshotTests: XCTestCase {
     XCTAssertNil(itemsNow(engine, id, 4, 2), "a range the engine refuses is left to it")
 
     _ = try await engine.loadMore(id, notify: { _ in })
-    XCTAssertNil(itemsNow(engine, id, 0, 10), "the next page dropped the snapshot")
-    _ = try await engine.items(id, start: 0, end: 1)
-    XCTAssertEqual(
-      itemsNow(engine, id, 0, 100)?.count, 10, "published whole, not only the range asked")
-
+    let both = try await engine.items(id, start: 0, end: 100)
+    XCTAssertEqual(both.count, 10)
+    XCTAssertEqual(itemsNow(engine, id, 0, 100), both)
     _ = try await engine.refresh(id, notify: { _ in })
-    XCTAssertNil(itemsNow(engine, id, 0, 10), "a refresh dropped it")
-    _ = try await engine.items(id, start: 0, end: 1)
+    XCTAssertEqual(itemsNow(engine, id, 0, 100)?.count, 10, "the reload's items")
     try await engine.close(id)
     XCTAssertNil(itemsNow(engine, id, 0, 10), "closed")
+  }
+
+  /// A large feed is published when the engine next answers `items` itself:
+  /// copying all its items at every change would cost more than it saves.
+  func testALargeFeedIsPublishedWhenItsItemsAreAsked() async throws {
+    let engine = FeedEngine()
+    let pageSize = FeedEngine.eagerSnapshotItems + 1
+    let id = try await engine.open(source: FakeFeedSource(total: 3 * pageSize), pageSize: pageSize)
+    _ = try await engine.loadMore(id, notify: { _ in })
+    XCTAssertNil(itemsNow(engine, id, 0, 10), "a page arrived: the engine answers first")
+    let loaded = try await engine.items(id, start: 0, end: 10)
+    XCTAssertEqual(itemsNow(engine, id, 0, 10), loaded)
+    XCTAssertEqual(itemsNow(engine, id, 0, .max)?.count, pageSize, "published whole")
+    _ = try await engine.loadMore(id, notify: { _ in })
+    XCTAssertNil(itemsNow(engine, id, 0, 10), "the next page dropped it")
   }
 
   /// The snapshot is dropped inside the change, before the notification of
