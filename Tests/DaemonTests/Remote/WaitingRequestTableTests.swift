@@ -31,6 +31,31 @@ final class WaitingRequestTableTests: XCTestCase {
 
   var snapshot: WaitingRequestTable.Snapshot? { WaitingRequestTable.Snapshot.read(forwarderFD) }
 
+  /// Descriptors `forwardedOutbox` opened, for `closeAll`.
+  var opened: [Int32] = []
+
+  /// An outbox of a forwarded session on a pipe (the client's stdout) with
+  /// this table, its writer thread running, and the session's end on a
+  /// socket pair (the control line).
+  func forwardedOutbox(maxQueuedBytes: Int) -> (Outbox, pipe: [Int32], SessionEnd) {
+    var pipeFDs: [Int32] = [0, 0]
+    var pair: [Int32] = [0, 0]
+    XCTAssertEqual(pipe(&pipeFDs), 0)
+    XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair), 0)
+    opened += pipeFDs + pair
+    let end = SessionEnd(control: pair[0])
+    let outbox = Outbox(
+      fd: pipeFDs[1], framing: .ndjson, maxQueuedBytes: maxQueuedBytes, tracer: nil,
+      table: table, end: end, onBrokenPipe: {})
+    startThread { outbox.runWriter() }
+    return (outbox, pipeFDs, end)
+  }
+
+  func closeAll() {
+    for fd in opened { close(fd) }
+    opened = []
+  }
+
   static let one = RequestID.number(JSONNumber(1))
   static let two = RequestID.string("two")
   static let three = RequestID.number(JSONNumber(3))
@@ -119,16 +144,8 @@ final class WaitingRequestTableTests: XCTestCase {
   /// An outbox with a table frees each entry once its reply was written, in
   /// pieces a pipe takes whole, and a large reply in pieces of a page.
   func testAnOutboxTellsTheTableWhatItWrote() {
-    var pipeFDs: [Int32] = [0, 0]
-    var pair: [Int32] = [0, 0]
-    XCTAssertEqual(pipe(&pipeFDs), 0)
-    XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair), 0)
-    defer { for fd in pipeFDs + pair { close(fd) } }
-    let end = SessionEnd(control: pair[0])
-    let outbox = Outbox(
-      fd: pipeFDs[1], framing: .ndjson, maxQueuedBytes: 1 << 20, tracer: nil, table: table,
-      end: end, onBrokenPipe: {})
-    startThread { outbox.runWriter() }
+    let (outbox, pipeFDs, _) = forwardedOutbox(maxQueuedBytes: 1 << 20)
+    defer { closeAll() }
     let large = Array(
       (#"{"jsonrpc":"2.0","id":2,"result":""# + String(repeating: "y", count: 10_000) + #""}"#)
         .utf8)
@@ -151,16 +168,8 @@ final class WaitingRequestTableTests: XCTestCase {
   /// A write that waits for room in a full pipe stops when the session ends,
   /// and the table says where the stream stopped: inside the frame.
   func testAWriteWaitingForRoomStopsAtTheSessionsEnd() {
-    var pipeFDs: [Int32] = [0, 0]
-    var pair: [Int32] = [0, 0]
-    XCTAssertEqual(pipe(&pipeFDs), 0)
-    XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair), 0)
-    defer { for fd in pipeFDs + pair { close(fd) } }
-    let end = SessionEnd(control: pair[0])
-    let outbox = Outbox(
-      fd: pipeFDs[1], framing: .ndjson, maxQueuedBytes: 4 << 20, tracer: nil, table: table,
-      end: end, onBrokenPipe: {})
-    startThread { outbox.runWriter() }
+    let (outbox, pipeFDs, end) = forwardedOutbox(maxQueuedBytes: 4 << 20)
+    defer { closeAll() }
     let one = outbox.expectReply(to: Self.one)
     // Far more than the pipe holds; nobody reads it.
     let body = Array(
