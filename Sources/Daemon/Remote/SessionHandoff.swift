@@ -114,9 +114,14 @@ struct SessionHandoff {
       let input = roles.firstIndex(of: "input").map({ fds[$0] }),
       let output = roles.firstIndex(of: "output").map({ fds[$0] })
     else { return nil }
+    let table = roles.firstIndex(of: "table")
+    let trace = roles.firstIndex(of: "trace")
     handoff = SessionHandoff(
-      input: input, output: output, table: roles.firstIndex(of: "table").map { fds[$0] },
-      trace: roles.firstIndex(of: "trace").map { fds[$0] }, framing: framing, locale: locale)
+      input: input, output: output, table: table.map { fds[$0] }, trace: trace.map { fds[$0] },
+      framing: framing, locale: locale)
+    // A descriptor under a role named twice, or under none, is not kept open.
+    let kept = Set([roles.firstIndex(of: "input"), roles.firstIndex(of: "output"), table, trace])
+    for (index, fd) in fds.enumerated() where !kept.contains(index) { close(fd) }
     return handoff
   }
 }
