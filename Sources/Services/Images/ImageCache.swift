@@ -50,7 +50,7 @@ public actor ImageCache {
   /// Gives each use its order.
   private var useCounter: UInt64 = 0
   /// Downloads under way, by key, each with its number.
-  private var downloads: [String: (number: UInt64, task: SharedTask<CachedImage>)] = [:]
+  private var downloads: [String: (number: UInt64, task: SharedTask<ImageFile>)] = [:]
   /// Numbers the downloads, so that one that ended never forgets a newer one.
   private var downloadCounter: UInt64 = 0
   /// Temporary files older than this are leftovers of a crash.
@@ -84,7 +84,7 @@ public actor ImageCache {
   ///   cannot be written (nothing of it is left then).
   public func image(
     key: String, download: @escaping @Sendable () async throws -> Download
-  ) async throws -> CachedImage {
+  ) async throws -> ImageFile {
     loadIfNeeded()
     let stem = PhotoID.make(key)
     if let hit = hit(stem) { return hit }
@@ -109,7 +109,7 @@ public actor ImageCache {
 
   /// The cached file of `stem`, marked used; nil when there is none (or it
   /// was removed behind the cache's back).
-  private func hit(_ stem: String) -> CachedImage? {
+  private func hit(_ stem: String) -> ImageFile? {
     guard var entry = entries?[stem] else { return nil }
     let path = directory + "/" + entry.fileName
     // Touch it, so that the order of use survives a restart.
@@ -120,10 +120,10 @@ public actor ImageCache {
     useCounter += 1
     entry.lastUsed = useCounter
     entries?[stem] = entry
-    return CachedImage(path: path, format: entry.format, bytes: entry.size, cached: true)
+    return ImageFile(path: path, format: entry.format, bytes: entry.size, cached: true)
   }
 
-  private func stored(_ stem: String, _ fileName: String, _ download: Download) -> CachedImage {
+  private func stored(_ stem: String, _ fileName: String, _ download: Download) -> ImageFile {
     forget(stem)
     useCounter += 1
     entries?[stem] = Entry(
@@ -131,7 +131,7 @@ public actor ImageCache {
       lastUsed: useCounter)
     totalBytes += download.bytes.count
     evict(keeping: stem)
-    return CachedImage(
+    return ImageFile(
       path: directory + "/" + fileName, format: download.format, bytes: download.bytes.count,
       cached: false)
   }

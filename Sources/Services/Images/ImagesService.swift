@@ -52,9 +52,7 @@ public final class ImagesService: Sendable {
       // Read from the file, so that a hit costs no more than a miss; the
       // file may be evicted meanwhile by another download, hence optional.
       let header = try? ImageHeader.read(path: file.path, readingAuthor: false)
-      return LocalImage(
-        url: text, path: file.path, format: file.format, bytes: file.bytes, cached: file.cached,
-        width: header?.width, height: header?.height)
+      return LocalImage(url: text, file: file, width: header?.width, height: header?.height)
     }
   }
 
@@ -82,7 +80,8 @@ public final class ImagesService: Sendable {
       let header = try? ImageHeader.read(path: path, readingAuthor: false)
     else { throw NotFound(resource: "image", id: url.text) }
     return LocalImage(
-      url: url.text, path: path, format: header.format, bytes: Int(status.st_size), cached: true,
+      url: url.text,
+      file: ImageFile(path: path, format: header.format, bytes: Int(status.st_size), cached: true),
       width: header.width, height: header.height)
   }
 

@@ -65,7 +65,7 @@ public final class FolderPhotoBackend: PhotoBackend {
     return PhotoPage(items: items, page: page, nextPage: end < photos.count ? page + 1 : nil)
   }
 
-  public func image(id: String) async throws -> PhotoImage {
+  public func image(id: String) async throws -> ImageFile {
     guard PhotoID.isWellFormed(id) else { throw NotFound(resource: "photo", id: id) }
     var snapshot = try await snapshot(maxAge: laterPageMaxAge)
     if snapshot.photo(id: id) == nil {
@@ -77,8 +77,7 @@ public final class FolderPhotoBackend: PhotoBackend {
     guard let status = PhotoFiles.status(path), status.st_mode & S_IFMT == S_IFREG else {
       throw NotFound(resource: "photo", id: id)
     }
-    return PhotoImage(
-      path: path, contentType: photo.format.contentType, bytes: Int(status.st_size), cached: true)
+    return ImageFile(path: path, format: photo.format, bytes: Int(status.st_size), cached: true)
   }
 
   /// Whether `url` is the `file:` URL of a photo of the folder: the URL

@@ -12,7 +12,7 @@ public protocol PhotoBackend: Sendable {
   func list(page: Int, limit: Int) async throws -> PhotoPage
 
   /// A local file holding the image of photo `id`.
-  func image(id: String) async throws -> PhotoImage
+  func image(id: String) async throws -> ImageFile
 
   /// Whether the backend handed out `url` as a photo's URL, or would now
   /// (`images/get` serves only such URLs).

@@ -25,7 +25,7 @@ public final class PhotosService: ImageURLAuthority {
 
   /// A local file holding the image of photo `id`.
   /// - Throws: `NotFound`, `UpstreamFailure`, `CancellationError`.
-  public func image(id: String) async throws -> PhotoImage {
+  public func image(id: String) async throws -> ImageFile {
     try await backend.image(id: id)
   }
 

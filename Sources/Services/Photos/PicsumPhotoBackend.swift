@@ -59,10 +59,10 @@ public final class PicsumPhotoBackend: PhotoBackend {
       items: items.map(\.photo), page: page, nextPage: items.count >= limit ? page + 1 : nil)
   }
 
-  public func image(id: String) async throws -> PhotoImage {
+  public func image(id: String) async throws -> ImageFile {
     guard !id.isEmpty, id.utf8.count <= 200 else { throw NotFound(resource: "photo", id: id) }
     let url = try await downloadURL(id: id)
-    let file = try await cache.image(key: url) { [self] in
+    return try await cache.image(key: url) { [self] in
       let response = try await get(
         url, accept: "image/*", maxBytes: cache.maxDownloadBytes, id: id)
       guard let header = try? ImageHeader.read(bytes: response.body, readingAuthor: false) else {
@@ -72,9 +72,6 @@ public final class PicsumPhotoBackend: PhotoBackend {
       }
       return ImageCache.Download(bytes: response.body, format: header.format)
     }
-    return PhotoImage(
-      path: file.path, contentType: file.format.contentType, bytes: file.bytes,
-      cached: file.cached)
   }
 
   /// Whether `url` is a download URL listed (recorded in `served`) or any

@@ -52,7 +52,7 @@ final class ImageCacheTests: XCTestCase {
     XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: first.path)).count, 500)
     let second = try await cache.image(key: "a", download: source.download(size: 500))
     XCTAssertEqual(
-      second, CachedImage(path: first.path, format: .png, bytes: 500, cached: true))
+      second, ImageFile(path: first.path, format: .png, bytes: 500, cached: true))
     XCTAssertEqual(source.count, 1)
     XCTAssertEqual(try files(), [PhotoID.make("a") + ".png"], "no temporary file is left")
   }
@@ -89,7 +89,7 @@ final class ImageCacheTests: XCTestCase {
   func testConcurrentRequestsShareOneDownload() async throws {
     let cache = ImageCache(directory: directory, limitBytes: 1 << 20)
     let source = Source(delay: .milliseconds(200))
-    let results = try await withThrowingTaskGroup(of: CachedImage.self) { group in
+    let results = try await withThrowingTaskGroup(of: ImageFile.self) { group in
       for _ in 0..<10 {
         group.addTask { try await cache.image(key: "same", download: source.download(size: 300)) }
       }

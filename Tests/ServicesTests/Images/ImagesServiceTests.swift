@@ -53,21 +53,22 @@ final class ImagesServiceTests: XCTestCase {
     images.served.record([url])
     let first = try await images.image(url: url)
     XCTAssertEqual(first.url, url)
-    XCTAssertFalse(first.cached)
-    XCTAssertEqual(first.format, .png)
+    XCTAssertFalse(first.file.cached)
+    XCTAssertEqual(first.file.format, .png)
     XCTAssertEqual([first.width, first.height], [5, 7])
-    XCTAssertTrue(first.path.hasPrefix(cacheDirectory + "/"))
+    XCTAssertTrue(first.file.path.hasPrefix(cacheDirectory + "/"))
     XCTAssertEqual(
-      Array(try Data(contentsOf: URL(fileURLWithPath: first.path))), Self.png(width: 5, height: 7))
+      Array(try Data(contentsOf: URL(fileURLWithPath: first.file.path))),
+      Self.png(width: 5, height: 7))
     XCTAssertEqual(server.requests.first?.headers["accept"], "image/*")
     let second = try await images.image(url: url)
-    XCTAssertTrue(second.cached)
-    XCTAssertEqual(second.path, first.path)
+    XCTAssertTrue(second.file.cached)
+    XCTAssertEqual(second.file.path, first.file.path)
     XCTAssertEqual(server.requests.count, 1)
     XCTAssertEqual(
       first.json,
       [
-        "url": .string(url), "path": .string(first.path), "contentType": "image/png",
+        "url": .string(url), "path": .string(first.file.path), "contentType": "image/png",
         "bytes": JSON(Self.png(width: 5, height: 7).count), "cached": false,
         "width": 5, "height": 7,
       ])
@@ -86,7 +87,7 @@ final class ImagesServiceTests: XCTestCase {
       return try await group.reduce(into: []) { $0.append($1) }
     }
     XCTAssertEqual(results.count, 8)
-    XCTAssertEqual(Set(results.map(\.path)).count, 1)
+    XCTAssertEqual(Set(results.map(\.file.path)).count, 1)
     XCTAssertEqual(server.requests.count, 1, "one download at the server")
   }
 
@@ -164,10 +165,10 @@ final class ImagesServiceTests: XCTestCase {
     let products = ProductImageURLs { vouched.contains($0.text) }
     let images = service(authorities: [products])
     let image = try await images.image(url: url)
-    XCTAssertEqual(image.path, picture)
+    XCTAssertEqual(image.file.path, picture)
     XCTAssertEqual([image.width, image.height], [6, 2])
-    XCTAssertEqual(image.bytes, Self.png(width: 6, height: 2).count)
-    XCTAssertTrue(image.cached)
+    XCTAssertEqual(image.file.bytes, Self.png(width: 6, height: 2).count)
+    XCTAssertTrue(image.file.cached)
     for name in ["notes.png", "gone.png"] {
       let url = "file://" + directory + "/shelf/" + name
       let error = await thrownError { try await images.image(url: url) }
@@ -186,7 +187,7 @@ final class ImagesServiceTests: XCTestCase {
     XCTAssertTrue(error is Broken, "\(String(describing: error))")
     let withAnother = service(authorities: [failing, ProductImageURLs { $0.text == url }])
     let image = try await withAnother.image(url: url)
-    XCTAssertEqual(image.path, directory + "/a.png")
+    XCTAssertEqual(image.file.path, directory + "/a.png")
   }
 
   func testFolderPhotosAreServedByTheirURLsAndNothingElseOfTheDisk() async throws {
@@ -200,9 +201,9 @@ final class ImagesServiceTests: XCTestCase {
     let listed = try await photos.list(page: 1, limit: 5).items
     for photo in listed {
       let image = try await images.image(url: photo.url)
-      XCTAssertEqual("file://" + image.path, photo.url)
+      XCTAssertEqual("file://" + image.file.path, photo.url)
       XCTAssertEqual([image.width, image.height], [photo.width, photo.height] as [Int?])
-      XCTAssertEqual(image.bytes, photo.bytes)
+      XCTAssertEqual(image.file.bytes, photo.bytes)
     }
     let outside: [String] = [
       directory + "/outside.png", folder + "/../outside.png", folder + "/.hidden.png",
@@ -237,8 +238,8 @@ final class ImagesServiceTests: XCTestCase {
     // photos/image downloads photo 1; images/get of its URL finds the same file.
     let photo = try await photos.image(id: "1")
     let same = try await images.image(url: urls[0])
-    XCTAssertTrue(same.cached)
-    XCTAssertEqual(same.path, photo.path)
+    XCTAssertTrue(same.file.cached)
+    XCTAssertEqual(same.file.path, photo.path)
     // Two more images: the first (least recently used) goes.
     _ = try await images.image(url: urls[1])
     _ = try await images.image(url: urls[2])

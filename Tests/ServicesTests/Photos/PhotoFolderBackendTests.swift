@@ -90,7 +90,7 @@ final class PhotoFolderBackendTests: XCTestCase {
       ),
       #"{"items":[{"id":"abc","author":null,"width":3,"height":4,"url":"file:///x.png","source":"folder","bytes":1234,"pageUrl":null}],"page":1,"nextPage":null}"#
     )
-    let image = PhotoImage(path: "/x.png", contentType: "image/png", bytes: 10, cached: true)
+    let image = ImageFile(path: "/x.png", format: .png, bytes: 10, cached: true)
     XCTAssertEqual(
       String(decoding: image.json.serialized(), as: UTF8.self),
       #"{"path":"/x.png","contentType":"image/png","bytes":10,"cached":true}"#)

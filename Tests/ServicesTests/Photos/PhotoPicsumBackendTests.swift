@@ -124,7 +124,7 @@ final class PhotoPicsumBackendTests: XCTestCase {
     server.setReplies([.json("[" + item("9", server) + "]")], for: "/v2/list")
     let backend = backend(server)
     _ = try await backend.list(page: 1, limit: 1)
-    let images = try await withThrowingTaskGroup(of: PhotoImage.self) { group in
+    let images = try await withThrowingTaskGroup(of: ImageFile.self) { group in
       for _ in 0..<6 { group.addTask { try await backend.image(id: "9") } }
       return try await group.reduce(into: []) { $0.append($1) }
     }
