@@ -110,7 +110,8 @@ public final class SQLiteProductBackend: ProductBackend {
     let (rows, total) = try await connection().read { [self] database in
       let count = statements.count
       guard statements.text != nil else {
-        return try Self.unsearchedPage(statements, after: cursor, in: database)
+        let page = try Self.unsearchedPage(statements, after: cursor, in: database)
+        return (try database.query(page.sql, page.parameters, row: Self.product), page.total)
       }
       let log =
         try database.queryOne(
@@ -148,14 +149,14 @@ public final class SQLiteProductBackend: ProductBackend {
   }
 
   /// A page without search text: its total is one row of the kept counts,
-  /// its rows one index range.
+  /// its rows one index range (the query returned, to be read).
   private static func unsearchedPage(
     _ statements: ProductListSQL, after cursor: ProductCursor?, in database: SQLiteDatabase
-  ) throws -> ([ProductRow], Int) {
+  ) throws -> (total: Int, sql: String, parameters: [SQLiteValue]) {
     let count = statements.count
     let total = try database.queryOne(count.sql, count.parameters) { try $0.int(0) } ?? 0
     let page = statements.page(after: cursor, plan: .scan)
-    return (try database.query(page.sql, page.parameters, row: Self.product), total)
+    return (total, page.sql, page.parameters)
   }
 
   /// A page without search text, read on this thread (a search may count many
@@ -170,16 +171,14 @@ public final class SQLiteProductBackend: ProductBackend {
     guard statements.text == nil else { return nil }
     let images = images
     return try readers.read { database in
-      let count = statements.count
-      let total = try database.queryOne(count.sql, count.parameters) { try $0.int(0) } ?? 0
-      let page = statements.page(after: resolved.cursor, plan: .scan)
+      let page = try Self.unsearchedPage(statements, after: resolved.cursor, in: database)
       var output: [UInt8] = []
-      output.reserveCapacity(64 + query.limit * 400)
+      output.reserveCapacity(64 + query.limit * 512)
       try database.withStatement(page.sql) { statement in
         try statement.bind(page.parameters)
         try ProductRowJSON.writePage(
           statement, limit: query.limit, sort: query.sort, filter: resolved.digest,
-          totalCount: total, images: images, into: &output)
+          totalCount: page.total, images: images, into: &output)
       }
       return EncodedJSON(writtenBy: output)
     }
