@@ -118,7 +118,9 @@ struct ReadsBenchmark {
         }
       }
     }
+    let writesTimingsBefore = try DaemonTimings("products/get", through: client)
     let underWrites = try ratios(kinds, through: client)
+    let writesTimingsAfter = try DaemonTimings("products/get", through: client)
     stop.set()
     let sent = pacer.join() ?? 0
     let goodbye =
@@ -135,6 +137,12 @@ struct ReadsBenchmark {
     writes.value = Double(sent)
     writes.detail = "at \(Self.createsPerSecond)/s from another daemon on the catalog"
     report.add(writes)
+    var insideUnderWrites = Figure(
+      key: "getInsideWrites", label: "get inside daemon (writes)", unit: "ms", decimals: 3)
+    insideUnderWrites.value =
+      writesTimingsAfter.percentile(50, since: writesTimingsBefore).milliseconds
+    insideUnderWrites.detail = inside.detail
+    report.add(insideUnderWrites)
 
     report.add(try pipelined(products: products, through: client))
   }
