@@ -3,8 +3,9 @@ import Services
 
 /// The million places of the places figures, as the daemon sees them.
 ///
-/// Seeded once per N into `.build/bench-data/places-N-F/places.sqlite`, F the
-/// generator's `DemoPlaces.fingerprint` (a changed generator seeds anew): the
+/// Seeded once per N into `.build/bench-data/places-N-F-O/places.sqlite`, F the
+/// generator's `DemoPlaces.fingerprint` and O the imports' `PlaceStore.rowOrder`
+/// (a changed generator or row order seeds anew): the
 /// demo generator's first N places (Seoul's density, all 18 categories) are
 /// written to a CSV and loaded with `catalogd import places FILE`, the path a
 /// user's own data takes. A fresh file starts with the 50,000 demo places,
@@ -38,7 +39,8 @@ struct PlacesDataSet {
 
   /// The file of `count` places, seeded with `binary` if it is not there yet.
   static func seeded(count: Int, binary: String) throws -> String {
-    let folder = ".build/bench-data/places-\(count)-\(DemoPlaces.fingerprint)"
+    let folder =
+      ".build/bench-data/places-\(count)-\(DemoPlaces.fingerprint)-\(PlaceStore.rowOrder)"
     let file = folder + "/places.sqlite"
     if access(file, R_OK) == 0 { return folder }
     printError("seeding \(count) places into \(folder) (once)…")

@@ -16,47 +16,44 @@ struct PlaceImporter {
     let bytes = file.bytes
     guard !bytes.isEmpty else { throw InvalidArgument(field: "path", reason: "is an empty file") }
     var result = PlaceImportResult()
-    try database.withStatement(PlaceSchema.upsert) { statement in
-      var rows = 0
-      let report = { (offset: Int) throws in
-        rows += 1
-        guard rows % Self.reportInterval == 0 else { return }
-        try Task.checkCancellation()
-        progress(PlaceImportProgress(bytesRead: offset, totalBytes: bytes.count, rows: rows))
+    let rowOrder = try PlaceRowOrder(database)
+    var rows = 0
+    let report = { (offset: Int) throws in
+      rows += 1
+      guard rows % Self.reportInterval == 0 else { return }
+      try Task.checkCancellation()
+      progress(PlaceImportProgress(bytesRead: offset, totalBytes: bytes.count, rows: rows))
+    }
+    let insert = { (record: PlaceRecord, line: Int) throws in
+      do {
+        try rowOrder.add(try record.place())
+        result.imported += 1
+      } catch let rejection as PlaceRecord.Rejection {
+        result.reject(line: line, rejection.reason)
       }
-      let insert = { (record: PlaceRecord, line: Int) throws in
+    }
+    switch PlaceImportFormat.detect(path: path, bytes: bytes) {
+    case .csv:
+      var reader = PlaceCSVReader(bytes)
+      try Self.readCSV(&reader) { record, line, offset in
+        switch record {
+        case .success(let record): try insert(record, line)
+        case .failure(let rejection): result.reject(line: line, rejection.reason)
+        }
+        try report(offset)
+      }
+    case .geoJSON:
+      var reader = PlaceGeoJSONReader(bytes)
+      try reader.read { line, feature, offset in
         do {
-          let place = try record.place()
-          try statement.bind(Self.values(place))
-          try statement.step()
-          statement.reset()
-          result.imported += 1
+          try insert(try PlaceRecord.fields(ofFeature: feature.get()), line)
         } catch let rejection as PlaceRecord.Rejection {
           result.reject(line: line, rejection.reason)
         }
-      }
-      switch PlaceImportFormat.detect(path: path, bytes: bytes) {
-      case .csv:
-        var reader = PlaceCSVReader(bytes)
-        try Self.readCSV(&reader) { record, line, offset in
-          switch record {
-          case .success(let record): try insert(record, line)
-          case .failure(let rejection): result.reject(line: line, rejection.reason)
-          }
-          try report(offset)
-        }
-      case .geoJSON:
-        var reader = PlaceGeoJSONReader(bytes)
-        try reader.read { line, feature, offset in
-          do {
-            try insert(try PlaceRecord.fields(ofFeature: feature.get()), line)
-          } catch let rejection as PlaceRecord.Rejection {
-            result.reject(line: line, rejection.reason)
-          }
-          try report(offset)
-        }
+        try report(offset)
       }
     }
+    try rowOrder.finish()
     return result
   }
 
@@ -104,13 +101,6 @@ struct PlaceImporter {
     }
   }
 
-  static func values(_ place: Place) -> [SQLiteValue] {
-    [
-      .text(place.id), .text(place.placeName), .text(place.category.code),
-      .text(place.categoryName), .text(place.phone), .text(place.addressName),
-      .text(place.roadAddressName), .real(place.x), .real(place.y), .text(place.placeUrl),
-    ]
-  }
 }
 
 extension PlaceRecord {

@@ -45,11 +45,9 @@ enum PlaceSchema {
     road_address_name, x, y, place_url
     """
 
-  /// Adds a place, or replaces the one with its id (keeping its key).
-  static let upsert = """
-    INSERT INTO places (id, place_name, category_group_code, category_name, phone,
-      address_name, road_address_name, x, y, place_url)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  /// What makes an insert of a place with an id already in the file replace
+  /// that row's values, keeping its key.
+  static let upsertConflict = """
     ON CONFLICT(id) DO UPDATE SET
       place_name = excluded.place_name, category_group_code = excluded.category_group_code,
       category_name = excluded.category_name, phone = excluded.phone,

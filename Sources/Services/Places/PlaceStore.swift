@@ -21,6 +21,9 @@ public final class PlaceStore: PlaceBackend {
 
   /// The database file.
   public let path: String
+  /// How imports lay out the rows new to a file (`PlaceRowOrder`): files
+  /// made with another order are made again by the benchmarks.
+  public static let rowOrder = PlaceRowOrder.name
   /// How many demo places a fresh file gets.
   private let demoCount: Int
   /// The index's grid resolution for every category; nil fits each to its density.
@@ -87,13 +90,9 @@ public final class PlaceStore: PlaceBackend {
     [
       SQLiteMigration(version: 1, sql: PlaceSchema.version1),
       SQLiteMigration(version: 2) { database in
-        try database.withStatement(PlaceSchema.upsert) { statement in
-          try DemoPlaces.generate(count: demoCount) { place in
-            try statement.bind(PlaceImporter.values(place))
-            try statement.step()
-            statement.reset()
-          }
-        }
+        let rowOrder = try PlaceRowOrder(database)
+        try DemoPlaces.generate(count: demoCount) { try rowOrder.add($0) }
+        try rowOrder.finish()
       },
     ]
   }
