@@ -23,7 +23,7 @@ struct Options {
       --json             print one JSON object instead of a line per figure
       --calibrate        measure the bench's own ceiling with no daemon (10^6 requests)
       --products N       only the products figures, on a catalog of N products (seeded once
-                         into .build/bench-data/products-N with `catalogd seed products N`)
+                         into .build/bench-data/products-N-vV with `catalogd seed products N`)
       --postgres         with --products: the same figures on PostgreSQL beside them (a cluster
                          made and seeded once in .build/bench-data/postgres-N), and creates from
                          8 daemons at once on it

@@ -5,7 +5,7 @@ import Services
 /// products: list p50 for the first page and for a page 900,000 rows deep,
 /// search p50, get p50, and create throughput with every create durable.
 ///
-/// The catalog is seeded once per N into `.build/bench-data/products-N` and
+/// The catalog is seeded once per N into `.build/bench-data/products-N-vV` and
 /// reused; each run copies it first, so the creates never change the next run.
 /// With `--postgres` the same figures are measured on a PostgreSQL catalog of N
 /// products (`PostgresBenchCluster`), each beside its embedded counterpart, and

@@ -316,4 +316,10 @@ def test_seeding_leaves_no_write_ahead_log_to_walk(spawn, tmp_path):
     assert not wal.exists() or wal.stat().st_size == 0, f"{wal.stat().st_size} bytes left in the WAL"
     d = spawn(data_dir=data)
     d.initialize()
-    assert d.result("products/list", {"limit": 1})["totalCount"] == DEMO_PRODUCTS + 30000
+    newest = d.result("products/list", {"limit": 100})
+    assert newest["totalCount"] == DEMO_PRODUCTS + 30000
+    # The seeded products were created one after another, as through creates:
+    # newest first is highest id first (the demo products' times are their own).
+    seeded = [int(p["id"]) for p in newest["items"] if int(p["id"]) > DEMO_PRODUCTS]
+    assert len(seeded) > 50 and seeded == sorted(seeded, reverse=True), seeded
+    assert seeded[0] == DEMO_PRODUCTS + 30000

@@ -123,12 +123,22 @@ public enum DemoCatalog {
 }
 
 extension DemoCatalog {
+  /// How `bulkItems` makes its products: benchmarks seed their catalogs anew
+  /// when it changes.
+  public static let bulkVersion = 2
+
   /// `count` generated products for load tests and benchmarks (a million
-  /// and more): names may repeat, as they do across sellers; creation times
-  /// spread over three years.
-  public static func bulkItems(count: Int, seed: UInt64 = 7) -> [Item] {
+  /// and more): names may repeat, as they do across sellers. They are items
+  /// `first..<first + count` of a catalog of `total` grown over three years
+  /// by creates, so each was created after the ones before it (newer ones
+  /// get higher ids, as through `products/create`).
+  public static func bulkItems(count: Int, seed: UInt64 = 7, first: Int = 0, of total: Int? = nil)
+    -> [Item]
+  {
     var generator = SplitMix64(seed: seed)
-    return (0..<count).map { _ in
+    let total = max(total ?? count, 1)
+    let span = 3 * 365 * 86_400
+    return (first..<(first + count)).map { position in
       let kind = Int(generator.next() % UInt64(goods.count))
       let good = goods[kind]
       let variant = variants[Int(generator.next() % UInt64(variants.count))]
@@ -138,7 +148,7 @@ extension DemoCatalog {
         price: (good.2 * variant.2 / 100 + Int(generator.next() % 500) * 10) / 10 * 10,
         supplier: generator.next() % 12 == 0
           ? nil : Int(generator.next() % UInt64(suppliers.count)),
-        ageSeconds: Int(generator.next() % (3 * 365 * 86_400)), kind: kind)
+        ageSeconds: (total - 1 - position) * span / total, kind: kind)
     }
   }
 }

@@ -552,7 +552,8 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     let origin = origin
     while inserted < count {
       let batch = min(batchSize, count - inserted)
-      let items = DemoCatalog.bulkItems(count: batch, seed: UInt64(inserted + 1))
+      let items = DemoCatalog.bulkItems(
+        count: batch, seed: UInt64(inserted + 1), first: inserted, of: count)
       try await database(.write) { session in
         try Self.insert(items, into: session, origin: origin, withImages: true)
       }

@@ -393,7 +393,8 @@ public final class SQLiteProductBackend: ProductBackend {
     var inserted = 0
     while inserted < count {
       let batch = min(batchSize, count - inserted)
-      let items = DemoCatalog.bulkItems(count: batch, seed: UInt64(inserted + 1))
+      let items = DemoCatalog.bulkItems(
+        count: batch, seed: UInt64(inserted + 1), first: inserted, of: count)
       try await connection.write { database in
         try Self.insert(items, into: database, withImages: true)
       }

@@ -258,6 +258,15 @@ final class ProductCursorTests: XCTestCase {
     XCTAssertTrue(items.allSatisfy { $0.price > 0 && !$0.nameKo.isEmpty })
     XCTAssertGreaterThan(items.filter { $0.nameEn == nil }.count, 0)
     XCTAssertEqual(DemoCatalog.bulkItems(count: 1_000).count, 1_000)
+    // Seeded in batches, a catalog still grows as through creates: each product younger.
+    let ages = (0..<4).flatMap { batch in
+      DemoCatalog.bulkItems(count: 250, seed: UInt64(batch), first: batch * 250, of: 1_000)
+        .map(\.ageSeconds)
+    }
+    XCTAssertEqual(ages.count, 1_000)
+    XCTAssertTrue(zip(ages, ages.dropFirst()).allSatisfy { $0 > $1 }, "older products first")
+    XCTAssertEqual(ages.last, 0)
+    XCTAssertGreaterThan(ages[0], 2 * 365 * 86_400, "spread over three years")
   }
 
   func testValidationNamesTheField() {
