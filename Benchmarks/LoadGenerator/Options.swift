@@ -25,8 +25,8 @@ struct Options {
       --products N       only the products figures, on a catalog of N products (seeded once
                          into .build/bench-data/products-N-vV with `catalogd seed products N`)
       --postgres         with --products: the same figures on PostgreSQL beside them (a cluster
-                         made and seeded once in .build/bench-data/postgres-N), and creates from
-                         8 daemons at once on it
+                         made and seeded once in .build/bench-data/postgres-N-vV), and creates
+                         from 8 daemons at once on it
       --feeds            only the feeds and photos figures (indexing drops the OS caches when
                          run as root, else calls posix_fadvise on each file)
       --photo-files N    image files generated once into .build/bench-data/photos-N (100000)

@@ -1,10 +1,11 @@
 import Glibc
+import Services
 
 /// A PostgreSQL cluster of the bench's own, holding a catalog of `count` products, for the
 /// products figures on the shared catalog (`--postgres`).
 ///
-/// The cluster lives in `.build/bench-data/postgres-N`: `initdb` and `catalogd seed products N`
-/// run once (a million rows take minutes), later runs start the same cluster. Unlike the test
+/// The cluster lives in `.build/bench-data/postgres-N-vV` (V `DemoCatalog.bulkVersion`): `initdb`
+/// and `catalogd seed products N` run once (a million rows take minutes), later runs start the same cluster. Unlike the test
 /// clusters it keeps `fsync` on, so a create is as durable as it would be in production. Each
 /// run first deletes what earlier runs created (ids above the seeded ones) and vacuums, so the
 /// figures of one run do not depend on the last. `stop()` must be called: the server runs in
@@ -32,7 +33,7 @@ final class PostgresBenchCluster {
     }
     let cwd = String(
       decoding: directory.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    base = cwd + "/.build/bench-data/postgres-\(count)"
+    base = cwd + "/.build/bench-data/postgres-\(count)-v\(DemoCatalog.bulkVersion)"
     bin = try Self.binaries()
     runner = getuid() == 0 ? ["runuser", "-u", "postgres", "--"] : []
     port = try freePort()
