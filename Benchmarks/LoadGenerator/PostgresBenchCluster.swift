@@ -5,11 +5,11 @@ import Services
 /// products figures on the shared catalog (`--postgres`).
 ///
 /// The cluster lives in `.build/bench-data/postgres-N-vV` (V `DemoCatalog.bulkVersion`): `initdb`
-/// and `catalogd seed products N` run once (a million rows take minutes), later runs start the same cluster. Unlike the test
-/// clusters it keeps `fsync` on, so a create is as durable as it would be in production. Each
-/// run first deletes what earlier runs created (ids above the seeded ones) and vacuums, so the
-/// figures of one run do not depend on the last. `stop()` must be called: the server runs in
-/// the background.
+/// and `catalogd seed products N` run once (a million rows take minutes), later runs start the
+/// same cluster. Unlike the test clusters it keeps `fsync` on, so a create is as durable as it
+/// would be in production. Each run first deletes what earlier runs created (ids above the
+/// seeded ones) and vacuums, so the figures of one run do not depend on the last. `stop()` must
+/// be called: the server runs in the background.
 final class PostgresBenchCluster {
   static let user = "catalogd"
 
