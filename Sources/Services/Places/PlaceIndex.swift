@@ -503,7 +503,7 @@ public struct PlaceIndex: Sendable {
   /// smaller circle doubles, up to the circle itself.
   public func search(_ query: Query) -> Result {
     guard case .circle(let center, let radius) = query.area, query.sort == .distance,
-      query.limit > 0
+      query.origin == center, query.limit > 0
     else { return searchCells(query) }
     let total = countCircle(query)
     guard total > query.limit else { return searchCells(query) }
