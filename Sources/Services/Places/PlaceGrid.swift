@@ -1,10 +1,10 @@
 /// A uniform grid of longitude/latitude cells over the globe: `cellsPerDegree`
 /// cells per degree both ways, rows from the south pole, columns from the
 /// antimeridian (180° and -180° share column 0). A cell's number is
-/// `row × columns + column`, below 2³² for up to 256 cells per degree.
+/// `row × columns + column`, below 2⁴⁰ for up to 4096 cells per degree.
 struct PlaceGrid: Sendable, Hashable {
-  /// The finest grid: cells of about 430 × 350 m in Seoul.
-  static let maxCellsPerDegree = 256
+  /// The finest grid: cells of about 27 × 22 m in Seoul.
+  static let maxCellsPerDegree = 4096
 
   let cellsPerDegree: Int
   /// 360 × cellsPerDegree.
@@ -40,23 +40,26 @@ struct PlaceGrid: Sendable, Hashable {
 
   /// The number of the cell holding a point.
   @inline(__always)
-  func cell(x: Double, y: Double) -> UInt32 {
-    UInt32(row(y) * columns + column(x))
+  func cell(x: Double, y: Double) -> UInt64 {
+    UInt64(row(y) * columns + column(x))
   }
 
+  /// How many bits a cell's number needs.
+  var cellBits: Int { Int.bitWidth - (rows * columns - 1).leadingZeroBitCount }
+
   /// Column ranges (one, or two across the antimeridian) from `first` to
-  /// `last` going east, or every column.
+  /// `last` going east, or every column; in ascending order.
   func columnRanges(first: Int, last: Int, all: Bool) -> [ClosedRange<Int>] {
     if all { return [0...(columns - 1)] }
     if first <= last { return [first...last] }
-    return [first...(columns - 1), 0...last]
+    return [0...last, first...(columns - 1)]
   }
 
   /// The resolution that puts about `target` points in a cell where a typical
   /// point lies: the density is weighted by points (Σ n² / n over the cells
   /// of a coarse grid), so a dense city among sparse countryside gets the
   /// city's resolution.
-  static func fitting(_ coarseCounts: [UInt32: Int], coarse: PlaceGrid, target: Double) -> PlaceGrid
+  static func fitting(_ coarseCounts: [UInt64: Int], coarse: PlaceGrid, target: Double) -> PlaceGrid
   {
     var points = 0.0
     var weighted = 0.0

@@ -2,30 +2,40 @@ import Glibc
 
 /// The in-memory spatial index of the embedded places backend: the places of
 /// each category in a uniform grid of longitude/latitude cells, as fine as
-/// the category is dense (about 48 points in a typical point's cell, from 1
-/// to 256 cells per degree: restaurants in a dense city get 430 m cells,
-/// sparse categories coarse ones).
+/// the category is dense (about 48 points in a typical point's cell, as
+/// estimated on a 14 km grid, from 1 to 4096 cells per degree: restaurants
+/// in a dense city get cells of about 320 × 260 m, sparse categories coarse
+/// ones).
 ///
 /// **Layout.** Struct of arrays, sorted by (category, cell, point): per point
 /// its longitude, latitude and the cosine of its latitude (`Float64`, so a
 /// distance is computed exactly as a brute-force scan computes it) and its
-/// point number (`Int32`); per occupied cell its number (`UInt32`) and where
-/// its points start. About 28 bytes a point and 8 an occupied cell: 30 MB for
-/// a million places. Empty cells cost nothing, so a fine grid over the whole
-/// globe is fine.
+/// point number (`Int32`); per occupied cell its number (`UInt64`: up to 2⁴⁰
+/// cells at 4096 per degree) and where its points start. About 28 bytes a
+/// point and 12 an occupied cell: 29 MB for a million places. Empty cells
+/// cost nothing, so a fine grid over the whole globe is fine.
 ///
 /// **Queries.** A circle becomes a band of cell rows and, per row, one or two
 /// column ranges (two across the antimeridian; every column in rows near a
 /// pole when the circle holds the pole). Each occupied cell there is found
-/// with a binary search per row range and classified with a bound on the
-/// distance to any of its points (the distance to its centre, plus or minus
-/// its radius): cells beyond the radius are skipped, cells well inside are
-/// counted without looking at their points, and only cells on the edge are
-/// filtered point by point (see `Matcher`). A distance sort takes cells from
-/// a heap, nearest first, and once no point of the nearest remaining cell can
-/// enter the page, only counts the rest; an accuracy sort takes each cell's
-/// points in point order (lower numbers first) and stops at the first that
-/// cannot enter. Rectangles work the same way with exact comparisons.
+/// by a search from where the last one ended (rows come in ascending cell
+/// numbers) and classified with a bound on the distance to any of its points
+/// (the distance to its centre, plus or minus its radius): cells beyond the
+/// radius are skipped, cells well inside are counted without looking at their
+/// points, and only cells on the edge are filtered point by point (see
+/// `Matcher`). A distance sort takes cells from a heap, nearest first, and
+/// once no point of the nearest remaining cell can enter the page, only
+/// counts the rest; an accuracy sort takes each cell's points in point order
+/// (lower numbers first) and stops at the first that cannot enter.
+/// Rectangles work the same way with exact comparisons.
+///
+/// A circle sorted by distance, the common search, does less per cell: its
+/// count takes each row's run of cells certainly inside at once (two
+/// searches in the cell numbers and a difference of starts, see
+/// `insideColumns`), so only the cells near the edge are visited one by
+/// one, and its page comes from a smaller circle expected to hold a few
+/// pages (see `search`). So a finer grid costs a large circle little, and
+/// a small one is mostly the points of its edge cells.
 ///
 /// The answers are those of `scan`, the brute-force scan, to the last bit:
 /// both use `PlaceGeometry.distance` on the same numbers, and every shortcut
@@ -125,7 +135,7 @@ public struct PlaceIndex: Sendable {
   /// The point number at each position.
   private let numbers: [Int32]
   /// The occupied cells (row × columns + column), ascending within each category.
-  private let cellKeys: [UInt32]
+  private let cellKeys: [UInt64]
   /// Where each cell's positions start; one more entry closes the last cell.
   private let cellStarts: [Int32]
   /// Where each category's cells start in `cellKeys`; one more entry closes the last.
@@ -137,7 +147,7 @@ public struct PlaceIndex: Sendable {
   /// Indexes `points`; point `i` is number `i`. Coordinates are clamped to
   /// -180…180 and -90…90; points with a non-finite coordinate are left out.
   ///
-  /// - Parameter cellsPerDegree: one resolution for every category (1…256);
+  /// - Parameter cellsPerDegree: one resolution for every category (1…4096);
   ///   nil fits each category's grid to its density.
   public init(_ points: [Point], cellsPerDegree: Int? = nil) {
     let categories = PlaceCategory.allCases.count
@@ -145,7 +155,7 @@ public struct PlaceIndex: Sendable {
     if let cellsPerDegree {
       grids = Array(repeating: PlaceGrid(cellsPerDegree: cellsPerDegree), count: categories)
     } else {
-      var coarseCounts = Array(repeating: [UInt32: Int](), count: categories)
+      var coarseCounts = Array(repeating: [UInt64: Int](), count: categories)
       for point in points where point.x.isFinite && point.y.isFinite {
         coarseCounts[Int(point.category.rawValue)][
           Self.coarseGrid.cell(x: point.x, y: point.y), default: 0] += 1
@@ -156,61 +166,75 @@ public struct PlaceIndex: Sendable {
     }
     self.grids = grids
 
-    // Sort keys: category (5 bits), cell (32 bits), point number (27 bits), so
-    // that one integer sort orders everything; larger sets sort pairs.
-    var order: [(key: UInt64, number: Int32)] = []
-    order.reserveCapacity(points.count)
-    for (number, point) in points.enumerated() where point.x.isFinite && point.y.isFinite {
-      let cell = grids[Int(point.category.rawValue)].cell(x: point.x, y: point.y)
-      order.append((UInt64(point.category.rawValue) << 32 | UInt64(cell), Int32(number)))
+    // The points of each category, in number order.
+    var categoryStarts = [Int](repeating: 0, count: categories + 1)
+    for point in points where point.x.isFinite && point.y.isFinite {
+      categoryStarts[Int(point.category.rawValue) + 1] += 1
     }
-    if order.count < 1 << 27 {
-      var packed = order.map { $0.key << 27 | UInt64($0.number) }
-      order = []
-      packed.sort()
-      order = packed.map { (key: $0 >> 27, number: Int32(truncatingIfNeeded: $0 & (1 << 27 - 1))) }
-    } else {
-      order.sort { ($0.key, $0.number) < ($1.key, $1.number) }
+    for category in 0..<categories {
+      categoryStarts[category + 1] += categoryStarts[category]
+    }
+    var byCategory = [Int32](repeating: 0, count: categoryStarts[categories])
+    var next = categoryStarts
+    for (number, point) in points.enumerated() where point.x.isFinite && point.y.isFinite {
+      let category = Int(point.category.rawValue)
+      byCategory[next[category]] = Int32(number)
+      next[category] += 1
     }
 
     var xs: [Double] = []
     var ys: [Double] = []
     var cosYs: [Double] = []
     var numbers: [Int32] = []
-    xs.reserveCapacity(order.count)
-    ys.reserveCapacity(order.count)
-    cosYs.reserveCapacity(order.count)
-    numbers.reserveCapacity(order.count)
-    var cellKeys: [UInt32] = []
+    xs.reserveCapacity(byCategory.count)
+    ys.reserveCapacity(byCategory.count)
+    cosYs.reserveCapacity(byCategory.count)
+    numbers.reserveCapacity(byCategory.count)
+    var cellKeys: [UInt64] = []
     var cellStarts: [Int32] = []
-    var categoryCells = [Int32](repeating: 0, count: PlaceCategory.allCases.count + 1)
-    // Categories below it have their first cell recorded.
-    var nextCategory = 0
-    var previousKey = UInt64.max
-    for (key, number) in order {
-      let point = points[Int(number)]
-      let x = min(max(point.x, -180), 180)
-      let y = min(max(point.y, -90), 90)
-      if key != previousKey {
-        previousKey = key
-        let category = Int(key >> 32)
-        while nextCategory <= category {
-          categoryCells[nextCategory] = Int32(cellKeys.count)
-          nextCategory += 1
+    var categoryCells = [Int32](repeating: 0, count: categories + 1)
+    for category in 0..<categories {
+      categoryCells[category] = Int32(cellKeys.count)
+      let grid = grids[category]
+      let members = byCategory[categoryStarts[category]..<categoryStarts[category + 1]]
+      // Each category sorted by (cell, point number): a point's rank in
+      // `members` follows its number, so packing the cell above the rank
+      // orders everything with one integer sort where both fit in 64 bits.
+      let rankBits = Int.bitWidth - members.count.leadingZeroBitCount
+      var sorted: [(cell: UInt64, number: Int32)]
+      if grid.cellBits + rankBits <= 64 {
+        var packed = members.enumerated().map { rank, number in
+          let point = points[Int(number)]
+          return grid.cell(x: point.x, y: point.y) << rankBits | UInt64(rank)
         }
-        cellKeys.append(UInt32(truncatingIfNeeded: key))
-        cellStarts.append(Int32(numbers.count))
+        packed.sort()
+        let rankMask = UInt64(1) << rankBits &- 1
+        sorted = packed.map {
+          (cell: $0 >> rankBits, number: members[members.startIndex + Int($0 & rankMask)])
+        }
+      } else {
+        sorted = members.map { number in
+          let point = points[Int(number)]
+          return (cell: grid.cell(x: point.x, y: point.y), number: number)
+        }
+        sorted.sort { ($0.cell, $0.number) < ($1.cell, $1.number) }
       }
-      xs.append(x)
-      ys.append(y)
-      cosYs.append(PlaceGeometry.cosLatitude(y))
-      numbers.append(number)
+      for (cell, number) in sorted {
+        if cellKeys.count == Int(categoryCells[category]) || cellKeys.last != cell {
+          cellKeys.append(cell)
+          cellStarts.append(Int32(numbers.count))
+        }
+        let point = points[Int(number)]
+        let x = min(max(point.x, -180), 180)
+        let y = min(max(point.y, -90), 90)
+        xs.append(x)
+        ys.append(y)
+        cosYs.append(PlaceGeometry.cosLatitude(y))
+        numbers.append(number)
+      }
     }
     cellStarts.append(Int32(numbers.count))
-    while nextCategory < categoryCells.count {
-      categoryCells[nextCategory] = Int32(cellKeys.count)
-      nextCategory += 1
-    }
+    categoryCells[categories] = Int32(cellKeys.count)
     self.xs = xs
     self.ys = ys
     self.cosYs = cosYs
@@ -223,7 +247,7 @@ public struct PlaceIndex: Sendable {
   /// Bytes held by the index's arrays.
   public var memoryBytes: Int {
     (xs.capacity + ys.capacity + cosYs.capacity) * 8 + numbers.capacity * 4
-      + cellKeys.capacity * 4 + cellStarts.capacity * 4 + categoryCells.capacity * 4
+      + cellKeys.capacity * 8 + cellStarts.capacity * 4 + categoryCells.capacity * 4
   }
 
   /// How many points of each category the index holds.
@@ -261,9 +285,15 @@ public struct PlaceIndex: Sendable {
   /// to its centre, plus or minus that radius, bounds theirs. The centre's
   /// distance is itself bounded without trigonometry, as `Matcher.bounds`
   /// does for points, and computed exactly only when that does not decide.
-  private func candidates(_ query: Query) -> [Candidate] {
+  ///
+  /// With `countsRuns` (for a circle), the runs of a row's cells that are
+  /// certainly inside (`insideColumns`) are not listed: their points are
+  /// only counted, in `counted`, from where the runs start and end.
+  private func candidates(_ query: Query, countsRuns: Bool = false) -> (
+    cells: [Candidate], counted: Int
+  ) {
     let cells = cellRange(query.category)
-    guard !cells.isEmpty else { return [] }
+    guard !cells.isEmpty else { return ([], 0) }
     let grid = grids[Int(query.category.rawValue)]
     let cellDegrees = grid.cellDegrees
     let margin = Self.marginMetres
@@ -305,6 +335,10 @@ public struct PlaceIndex: Sendable {
     }
 
     var found: [Candidate] = []
+    var counted = 0
+    // Rows and their ranges come in ascending keys, so each search starts
+    // where the last one ended.
+    var cursor = cells.lowerBound
     let epsilon = 1e-9
     let halfCell = cellDegrees / 2
     for row in rowRange {
@@ -325,13 +359,29 @@ public struct PlaceIndex: Sendable {
       let outsideTerm = Matcher.term(metres: radius + cellRadius + margin) * (1 + 1e-10)
       let halfY = origin.map { (centerY - $0.y) * PlaceGeometry.radiansPerDegree * 0.5 } ?? 0
       let rowBase = row * grid.columns
+      var runs: (ClosedRange<Int>?, ClosedRange<Int>?) = (nil, nil)
+      if countsRuns, isCircle, let origin {
+        runs = insideColumns(
+          grid, origin: origin, originCos: originCos, radius: radius, centerY: centerY,
+          cosCenterY: cosCenterY, cellRadius: cellRadius)
+      }
       for range in ranges {
-        let low = UInt32(rowBase + range.lowerBound)
-        let high = UInt32(rowBase + range.upperBound)
-        var index = lowerBound(low, in: cells)
+        let low = UInt64(rowBase + range.lowerBound)
+        let high = UInt64(rowBase + range.upperBound)
+        var index = lowerBound(low, in: cursor..<cells.upperBound)
+        defer { cursor = index }
         while index < cells.upperBound, cellKeys[index] <= high {
-          defer { index += 1 }
           let column = Int(cellKeys[index]) - rowBase
+          if let run = runs.0?.contains(column) == true ? runs.0 : runs.1,
+            run.contains(column)
+          {
+            let last = UInt64(rowBase + min(run.upperBound, range.upperBound))
+            let next = lowerBound(last + 1, in: index..<cells.upperBound)
+            counted += Int(cellStarts[next] - cellStarts[index])
+            index = next
+            continue
+          }
+          defer { index += 1 }
           let west = Double(column) * cellDegrees - 180
           var lowerBound = 0.0
           var isInside = false
@@ -373,13 +423,63 @@ public struct PlaceIndex: Sendable {
         }
       }
     }
-    return found
+    return (found, counted)
   }
 
-  /// The first index in `range` whose cell key is at least `key`.
-  private func lowerBound(_ key: UInt32, in range: Range<Int>) -> Int {
+  /// The columns of a row (up to two runs, split at the antimeridian) whose
+  /// cells are certainly inside a circle: the haversine solved for the
+  /// longitude offset at which a cell's centre is `radius - cellRadius` away
+  /// (two margins nearer), then both ends checked with the exact distance and
+  /// a margin, stepping inward while they fail. Along a row the distance to
+  /// a centre grows with the longitude offset (up to 180°), so every column
+  /// between two checked ends is inside too. None where the run would reach
+  /// 90° of longitude (near a pole, or a circle that wide).
+  private func insideColumns(
+    _ grid: PlaceGrid, origin: PlaceCoordinate, originCos: Double, radius: Double,
+    centerY: Double, cosCenterY: Double, cellRadius: Double
+  ) -> (ClosedRange<Int>?, ClosedRange<Int>?) {
+    let margin = Self.marginMetres
+    let reach = radius - cellRadius - 2 * margin
+    guard reach > 0 else { return (nil, nil) }
+    let halfY = sin((centerY - origin.y) * PlaceGeometry.radiansPerDegree / 2)
+    let ratio = (Matcher.term(metres: reach) - halfY * halfY) / (originCos * cosCenterY)
+    guard ratio > 0, ratio < 0.5 else { return (nil, nil) }
+    let halfWidth = 2 * asin(ratio.squareRoot()) / PlaceGeometry.radiansPerDegree
+    // Offsets from the origin's column; `west` is its west edge.
+    let home = grid.column(origin.x)
+    var offset = origin.x + 180 - Double(home) * grid.cellDegrees
+    if offset > 180 { offset -= 360 }
+    let west = origin.x - offset
+    func isInside(_ column: Int) -> Bool {
+      let x = west + (Double(column) + 0.5) * grid.cellDegrees
+      let toCenter = PlaceGeometry.distance(
+        x1: origin.x, y1: origin.y, cosY1: originCos, x2: x, y2: centerY, cosY2: cosCenterY)
+      return toCenter + cellRadius <= radius - margin
+    }
+    var last = Int(((offset + halfWidth) / grid.cellDegrees - 0.5).rounded(.down))
+    var first = Int(((offset - halfWidth) / grid.cellDegrees - 0.5).rounded(.up))
+    while first <= last, !isInside(last) { last -= 1 }
+    while first <= last, !isInside(first) { first += 1 }
+    guard first <= last, last - first + 1 < grid.columns else { return (nil, nil) }
+    first += home
+    last += home
+    if first < 0 { return ((first + grid.columns)...(grid.columns - 1), 0...last) }
+    if last >= grid.columns { return (first...(grid.columns - 1), 0...(last - grid.columns)) }
+    return (first...last, nil)
+  }
+
+  /// The first index in `range` whose cell key is at least `key`: galloping
+  /// from the range's start (the cells a search looks for next are usually
+  /// near the last ones, in memory it has just read), then a binary search.
+  private func lowerBound(_ key: UInt64, in range: Range<Int>) -> Int {
     var low = range.lowerBound
     var high = range.upperBound
+    var step = 1
+    while low + step < high, cellKeys[low + step - 1] < key {
+      low += step
+      step *= 2
+    }
+    high = min(high, low + step)
     while low < high {
       let middle = (low + high) / 2
       if cellKeys[middle] < key {
@@ -394,8 +494,58 @@ public struct PlaceIndex: Sendable {
   // MARK: - Search
 
   /// The matches of `query`: how many, and the first `query.limit` in order.
+  ///
+  /// A circle sorted by distance is counted apart (`countCircle`), and its
+  /// page taken from a smaller circle around the same centre, expected to
+  /// hold a few pages of matches: when that circle's page is full and ends
+  /// nearer than its radius by a whole metre, no point outside it could
+  /// enter the page (its whole metres are at least that radius). Else the
+  /// smaller circle doubles, up to the circle itself.
   public func search(_ query: Query) -> Result {
-    var found = candidates(query)
+    guard case .circle(let center, let radius) = query.area, query.sort == .distance,
+      query.origin == center, query.limit > 0
+    else { return searchCells(query) }
+    let total = countCircle(query)
+    guard total > query.limit else { return searchCells(query) }
+    var inner =
+      Double(radius) * (Self.innerPages * Double(query.limit) / Double(total)).squareRoot()
+    while inner < Double(radius) {
+      let metres = Int(inner.rounded(.up))
+      let page = searchCells(
+        Query(
+          category: query.category, area: .circle(center: center, radius: metres), sort: .distance,
+          limit: query.limit), countsAll: false)
+      if page.hits.count == query.limit, let last = page.hits.last?.distance, last < metres {
+        return Result(totalCount: total, hits: page.hits)
+      }
+      inner *= 2
+    }
+    return searchCells(query)
+  }
+
+  /// How many pages of matches the smaller circle of a search is expected to hold.
+  static let innerPages = 3.0
+
+  /// How many points are in a circle: the runs of cells certainly inside
+  /// counted at once, the other cells classified one by one.
+  private func countCircle(_ query: Query) -> Int {
+    let matcher = Matcher(index: self, query: query)
+    let (found, counted) = candidates(query, countsRuns: true)
+    var total = counted
+    for candidate in found {
+      let start = Int(cellStarts[candidate.cell])
+      let end = Int(cellStarts[candidate.cell + 1])
+      total += candidate.isInside ? end - start : matcher.count(start..<end)
+    }
+    return total
+  }
+
+  /// The answer from every candidate cell: nearest cells first for a
+  /// distance sort, point-number order otherwise. Without `countsAll`, a
+  /// distance sort stops once its page is settled, and its count is only
+  /// what it saw by then.
+  private func searchCells(_ query: Query, countsAll: Bool = true) -> Result {
+    var found = candidates(query).cells
     let sortsByDistance = query.sort == .distance && query.origin != nil
     let matcher = Matcher(index: self, query: query)
     var selection = PlaceSelection(limit: query.limit)
@@ -421,6 +571,7 @@ public struct PlaceIndex: Sendable {
       // distances still compete by number, hence the strict comparison.
       let floorMetres = UInt64(max(candidate.lowerBound - Self.marginMetres, 0))
       if selection.isFull, selection.limit == 0 || floorMetres > worstMetres {
+        guard countsAll else { break }
         for rest in [candidate] + heap.remaining {
           let start = Int(cellStarts[rest.cell])
           let end = Int(cellStarts[rest.cell + 1])
@@ -617,6 +768,10 @@ public struct PlaceIndex: Sendable {
       outsideTerm = term * (1 + 1e-10)
     }
 
+    /// A multiplication, not a division, in the lower bound: its rounding is
+    /// far inside the margins.
+    static let third = 1.0 / 3
+
     /// The haversine term of a distance: sin²(d / 2R).
     static func term(metres: Double) -> Double {
       let half = sin(min(metres / (2 * PlaceGeometry.earthRadius), .pi / 2))
@@ -643,7 +798,7 @@ public struct PlaceIndex: Sendable {
       let largest = max(squareY, squareX)
       guard largest <= 0.0025 else { return nil }
       let high = squareY + originCos * index.cosYs[position] * squareX
-      return Bounds(low: high * (1 - largest / 3), high: high)
+      return Bounds(low: high * (1 - largest * Self.third), high: high)
     }
 
     /// Whether the point is in the area, with its exact distance when that
@@ -670,10 +825,40 @@ public struct PlaceIndex: Sendable {
       return true
     }
 
+    /// How many of the positions are in the area: for a circle, the bounds
+    /// of `bounds` and `membership` inlined over the arrays' buffers, the
+    /// hottest loop of a search (the cells on a circle's edge).
     func count(_ positions: Range<Int>) -> Int {
-      var count = 0
-      for position in positions where contains(position) { count += 1 }
-      return count
+      guard case .circle = area, origin != nil else {
+        var count = 0
+        for position in positions where contains(position) { count += 1 }
+        return count
+      }
+      let scale = PlaceGeometry.radiansPerDegree * 0.5
+      return index.xs.withUnsafeBufferPointer { xs in
+        index.ys.withUnsafeBufferPointer { ys in
+          index.cosYs.withUnsafeBufferPointer { cosYs in
+            var count = 0
+            for position in positions {
+              let halfY = (ys[position] - originY) * scale
+              let halfX = (xs[position] - originX) * scale
+              let squareY = halfY * halfY
+              let squareX = halfX * halfX
+              let largest = max(squareY, squareX)
+              if largest <= 0.0025 {
+                let high = squareY + originCos * cosYs[position] * squareX
+                if high <= insideTerm {
+                  count += 1
+                  continue
+                }
+                if high * (1 - largest * Self.third) > outsideTerm { continue }
+              }
+              if distance(position) <= radius { count += 1 }
+            }
+            return count
+          }
+        }
+      }
     }
   }
 }

@@ -171,13 +171,16 @@ final class PlaceIndexTests: XCTestCase {
   func testGridResolutionsAgree() {
     var random = SplitMix64(seed: 99)
     let points = Array(Self.points.prefix(40_000)) + Self.points.suffix(20_000)
-    let coarse = PlaceIndex(points, cellsPerDegree: 1)
-    let fine = PlaceIndex(points, cellsPerDegree: 256)
+    let indexes = [1, 256, 2_048, PlaceGrid.maxCellsPerDegree].map {
+      PlaceIndex(points, cellsPerDegree: $0)
+    }
     for _ in 0..<60 {
       let query = Self.randomQuery(&random)
       let expected = Self.bruteForce(query, points)
-      XCTAssertEqual(coarse.search(query), expected, "\(query)")
-      XCTAssertEqual(fine.search(query), expected, "\(query)")
+      for index in indexes {
+        XCTAssertEqual(
+          index.search(query), expected, "\(index.cellsPerDegree(of: query.category)): \(query)")
+      }
     }
   }
 
@@ -188,8 +191,88 @@ final class PlaceIndexTests: XCTestCase {
     let banks = Self.index.cellsPerDegree(of: .bank)
     XCTAssertEqual(restaurants, 31)
     XCTAssertLessThan(banks, restaurants / 2)
-    XCTAssertEqual(PlaceIndex(Self.points, cellsPerDegree: 1_000).cellsPerDegree(of: .bank), 256)
+    XCTAssertEqual(
+      PlaceIndex(Self.points, cellsPerDegree: 100_000).cellsPerDegree(of: .bank),
+      PlaceGrid.maxCellsPerDegree)
     XCTAssertEqual(PlaceIndex([]).cellsPerDegree(of: .cafe), 8, "nothing to fit: the coarse grid")
+  }
+
+  /// 64,000 restaurants within 2 km of a point of Seoul, all in one cell of
+  /// the coarse grid (so their grid fits above 256 cells per degree), 8,000
+  /// cafés within 2 km of the antimeridian and of each pole, a few thousand
+  /// points anywhere, and points sharing a position.
+  static let densePoints: [PlaceIndex.Point] = {
+    var random = SplitMix64(seed: 2_048)
+    var points: [PlaceIndex.Point] = []
+    func add(_ coordinate: PlaceCoordinate, _ category: PlaceCategory) {
+      points.append(PlaceIndex.Point(category: category, x: coordinate.x, y: coordinate.y))
+    }
+    for _ in 0..<64_000 {
+      add(random.near(denseCenter, metres: 2_000), random.unit() < 0.9 ? .restaurant : .cafe)
+    }
+    for center in [antimeridian, northPole, southPole] {
+      for _ in 0..<8_000 {
+        add(random.near(center, metres: random.unit() < 0.8 ? 2_000 : 200), .cafe)
+      }
+    }
+    for _ in 0..<5_000 { add(random.anywhere(), random.unit() < 0.5 ? .restaurant : .cafe) }
+    for _ in 0..<30 { add(denseCenter, .restaurant) }
+    return points
+  }()
+
+  /// The middle of a cell of the coarse grid, in Seoul.
+  static let denseCenter = PlaceCoordinate(x: 126.9375, y: 37.5625)
+
+  func testDenseClustersMatchBruteForceOnFineGrids() {
+    let fitted = PlaceIndex(Self.densePoints)
+    XCTAssertGreaterThan(fitted.cellsPerDegree(of: .restaurant), 256)
+    let indexes = [
+      fitted, PlaceIndex(Self.densePoints, cellsPerDegree: 2_048),
+      PlaceIndex(Self.densePoints, cellsPerDegree: PlaceGrid.maxCellsPerDegree),
+    ]
+    var random = SplitMix64(seed: 11)
+    var nonEmpty = 0
+    var pruned = 0
+    for number in 0..<150 {
+      let centers = [
+        Self.denseCenter, Self.antimeridian, Self.northPole, Self.southPole,
+        PlaceCoordinate(x: -179.995, y: -16.49), PlaceCoordinate(x: 30, y: 89.99),
+      ]
+      let pick = random.int(0...5)
+      let center = random.near(centers[pick], metres: 2_500)
+      // Restaurants are only in Seoul (and anywhere).
+      let category: PlaceCategory = pick == 0 && random.unit() < 0.8 ? .restaurant : .cafe
+      let sort: PlaceSort = random.unit() < 0.7 ? .distance : .accuracy
+      let limit = [1, 15, 15, 45, 1_000_000][random.int(0...4)]
+      let query: PlaceIndex.Query
+      if random.unit() < 0.2 {
+        let width = random.double(0...0.05)
+        let height = random.double(0...0.04)
+        var minX = center.x - width / 2
+        var maxX = center.x + width / 2
+        if minX < -180 { minX += 360 }
+        if maxX > 180 { maxX -= 360 }
+        let rect = PlaceRect(
+          minX: minX, minY: max(center.y - height / 2, -90), maxX: maxX,
+          maxY: min(center.y + height / 2, 90))
+        query = PlaceIndex.Query(
+          category: category, area: .rect(rect), origin: center, sort: sort, limit: limit)
+      } else {
+        let radius = random.unit() < 0.1 ? random.int(0...30) : random.int(0...4_000)
+        query = PlaceIndex.Query(
+          category: category, area: .circle(center: center, radius: radius), sort: sort,
+          limit: limit)
+      }
+      let expected = Self.bruteForce(query, Self.densePoints)
+      if expected.totalCount > 0 { nonEmpty += 1 }
+      if expected.totalCount > query.limit { pruned += 1 }
+      for index in indexes {
+        let resolution = index.cellsPerDegree(of: category)
+        XCTAssertEqual(index.search(query), expected, "query \(number), \(resolution): \(query)")
+      }
+    }
+    XCTAssertGreaterThan(nonEmpty, 100, "most queries find something")
+    XCTAssertGreaterThan(pruned, 60, "many queries find more than they return")
   }
 
   func testBadPointsAreLeftOutAndLimitsHold() {
