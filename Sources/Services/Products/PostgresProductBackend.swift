@@ -46,7 +46,10 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     case done
   }
   private let external:
-    (stream: AsyncStream<ProductChange>, continuation: AsyncStream<ProductChange>.Continuation)
+    (
+      stream: AsyncStream<[ProductChange]>,
+      continuation: AsyncStream<[ProductChange]>.Continuation
+    )
 
   /// - Parameters:
   ///   - url: a `postgres://` URL (libpq's environment fills what it leaves out).
@@ -611,7 +614,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
 
   /// Other daemons' changes, from the first call on (the daemon asks right
   /// after `initialize`): the listener connects then and keeps listening.
-  public func externalChanges() -> AsyncStream<ProductChange> {
+  public func externalChanges() -> AsyncStream<[ProductChange]> {
     if !isWatching.exchange(true, ordering: .relaxed) { startWatching() }
     return external.stream
   }
@@ -633,7 +636,8 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
           continue
         }
         guard let change = await self?.change(for: event, origin: origin) else { continue }
-        continuation.yield(change)
+        // Each notification arrives on its own: one change at a time.
+        continuation.yield([change])
       }
     }
   }

@@ -33,9 +33,12 @@ public final class SQLiteProductBackend: ProductBackend {
     let count: Int
     let seq: Int64
   }
-  /// The stream of other daemons' changes, and its continuation.
+  /// The stream of other daemons' changes (a poll's at a time), and its continuation.
   private let external:
-    (stream: AsyncStream<ProductChange>, continuation: AsyncStream<ProductChange>.Continuation)
+    (
+      stream: AsyncStream<[ProductChange]>,
+      continuation: AsyncStream<[ProductChange]>.Continuation
+    )
 
   public init(path: String, origin: String, pollInterval: Duration = .milliseconds(200)) {
     self.path = path
@@ -44,7 +47,8 @@ public final class SQLiteProductBackend: ProductBackend {
       dataDirectory: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
     self.origin = origin
     self.pollInterval = pollInterval
-    external = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+    // Polls, not changes: up to a hundred polls' changes wait for a slow consumer.
+    external = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(100))
   }
 
   deinit { external.continuation.finish() }
@@ -441,7 +445,7 @@ public final class SQLiteProductBackend: ProductBackend {
   /// Other daemons' changes from the first call on (the daemon asks at
   /// `initialize`). The catalog is opened in the background to watch it; one
   /// that cannot be opened says why at its first request.
-  public func externalChanges() -> AsyncStream<ProductChange> {
+  public func externalChanges() -> AsyncStream<[ProductChange]> {
     watchedSince.withLock { $0 = $0 ?? RFC3339.nowMicroseconds() }
     Task { [weak self] in _ = try? self?.connection() }
     return external.stream
@@ -450,7 +454,8 @@ public final class SQLiteProductBackend: ProductBackend {
   /// Polls `PRAGMA data_version` (it changes when another connection commits)
   /// and reads the new entries of the `changes` log made by other daemons,
   /// from the moment watching was asked for, each with its product as it is
-  /// now, in one query. A failed poll (the file busy for longer than the busy
+  /// now, in one query: a poll's changes are yielded together, one element
+  /// of the stream. A failed poll (the file busy for longer than the busy
   /// timeout) is tried again at the next interval.
   private func startWatching(_ connection: SQLiteConnection) {
     let origin = origin
@@ -478,20 +483,21 @@ public final class SQLiteProductBackend: ProductBackend {
             watch = (poll.maxSeq, poll.version)
             if poll.entries.count == Self.pollLimit {
               // Too many to tell one by one: the clients reload what they show.
-              continuation.yield(ProductChange(reason: .resync, id: nil))
+              continuation.yield([ProductChange(reason: .resync, id: nil)])
             } else {
-              for entry in poll.entries {
-                guard let reason = entry.reason else { continue }
-                continuation.yield(
+              let changes = poll.entries.compactMap { entry in
+                entry.reason.map { reason in
                   ProductChange(
                     reason: reason, id: String(entry.id),
-                    product: entry.product.map(images.resolved)))
+                    product: entry.product.map(images.resolved))
+                }
               }
+              if !changes.isEmpty { continuation.yield(changes) }
             }
           }
         } catch {
           // Reported changes may have been missed while the file could not be read.
-          if watch != nil { continuation.yield(ProductChange(reason: .resync, id: nil)) }
+          if watch != nil { continuation.yield([ProductChange(reason: .resync, id: nil)]) }
         }
         try? await Task.sleep(for: interval)
       }
