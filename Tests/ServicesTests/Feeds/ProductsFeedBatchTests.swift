@@ -59,6 +59,43 @@ final class ProductsFeedBatchTests: XCTestCase {
     }
   }
 
+  /// A feed too large to copy at every change is published after a batch
+  /// of changes (one copy for many), so reads go on from its snapshot.
+  func testALargeFeedIsPublishedAfterABatchButNotAfterOneChange() async throws {
+    let backend = SQLiteProductBackend(path: folder + "/catalog.sqlite", origin: "test")
+    try await backend.seed(count: FeedEngine.eagerSnapshotItems + 100) { _ in }
+    let service = ProductsService(backend: backend)
+    let engine = FeedEngine()
+    let id = try await engine.open(
+      source: ProductsFeedSource(service: service, query: ProductListQuery()), pageSize: 100)
+    while try await engine.status(id).count <= FeedEngine.eagerSnapshotItems {
+      _ = try await engine.loadMore(id, notify: { _ in })
+    }
+    _ = try await engine.items(id, start: 0, end: 1)
+    XCTAssertTrue(published(engine, id), "answered by the engine: published")
+
+    func created(_ name: String) async throws -> ProductChange {
+      let product = try await backend.create(ProductDraft(nameKo: name, price: 1))
+      return ProductChange(reason: .created, id: product.id, product: product)
+    }
+    for event in FeedSourceEvent.events([try await created("하나")]) {
+      await engine.apply(event, notify: { _ in })
+    }
+    XCTAssertFalse(published(engine, id), "one change: the engine answers next")
+    let batch = [try await created("둘"), try await created("셋")]
+    for event in FeedSourceEvent.events(batch) { await engine.apply(event, notify: { _ in }) }
+    XCTAssertTrue(published(engine, id), "a batch: published at once")
+    var answered: EncodedJSON?
+    XCTAssertTrue(engine.itemsNow(id, start: 0, end: 3) { answered = $0 })
+    let first = try JSONParser.parse(try XCTUnwrap(answered).bytes)
+    XCTAssertEqual(
+      first["items"]?.arrayValue?.compactMap { $0["nameKo"]?.stringValue }, ["셋", "둘", "하나"])
+  }
+
+  private func published(_ engine: FeedEngine, _ id: String) -> Bool {
+    engine.itemsNow(id, start: 0, end: 1) { _ in }
+  }
+
   func testAChangeThatDoesNotSayWhatHappenedAddsOneResync() {
     let product = Product(
       id: "7", nameKo: "사과", nameEn: nil, price: 1, supplier: nil, createdAt: nil, updatedAt: nil,
