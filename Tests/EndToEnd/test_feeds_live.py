@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import random
+import time
 
 import pytest
 
-from catalogd_e2e import is_notification
+from catalogd_e2e import assert_result, is_notification, pipeline
 from feed_mirror import ITEMS_CHANGED, FeedMirror, listed_window
 
 pytestmark = pytest.mark.both_catalogs
@@ -139,6 +140,51 @@ def test_changes_made_by_another_daemon_arrive_as_steps(pair):
     a.wait_until(lambda: created["id"] not in ids(a.items[feed]), PROPAGATION, "the other daemon's delete")
     a.assert_in_step(feed)
     assert a.items[feed] == listed_window(a, query, len(a.items[feed]))
+
+
+def test_a_burst_of_another_daemons_changes_reaches_the_feeds_whole_and_each_is_announced_once(pair, catalog_backend):
+    """B makes 300 creates, 3 updates and 3 deletes at once. A's feeds end as
+    products/list lists them, A announces each change once (the creates in
+    commit order), and the changes noticed together (a SQLite poll's, the
+    PostgreSQL notifications that arrived meanwhile) reach each feed as one
+    itemsChanged, not one per change."""
+    a, b = pair
+    newest = loaded_feed(a, {"sort": "newest"})
+    cheap = loaded_feed(a, {"sort": "priceAsc"}, pages=1)
+    shown = ids(a.items[cheap])
+    notified_before = {feed: len(a.history[feed]) for feed in (newest, cheap)}
+    calls = [("products/create", {"nameKo": f"한꺼번에 {n}", "price": n % 7}) for n in range(300)]
+    calls += [("products/update", {"id": id, "price": 1_000_000 + n}) for n, id in enumerate(shown[:3])]
+    calls += [("products/delete", {"id": id}) for id in shown[3:6]]
+    started = time.monotonic()
+    responses, _ = pipeline(b.daemon, calls, timeout=60)
+    created = [assert_result(r, r["id"])["id"] for r in responses[:300]]
+    for response in responses[300:]:
+        assert_result(response, response["id"])
+    # A announces B's marker once every change before it reached the feeds.
+    marker = b.result("products/create", {"nameKo": "표지", "price": 0})
+    a.wait_until(lambda: {"reason": "created", "id": marker["id"]} in a.list_updates, 30, "B's marker announced")
+    elapsed = time.monotonic() - started
+    a.wait_until_settled(PROPAGATION)
+    for feed, query in ((newest, {"sort": "newest"}), (cheap, {"sort": "priceAsc"})):
+        a.assert_in_step(feed)
+        a.assert_window(feed, query)
+    announced = [(u["reason"], u.get("id")) for u in a.list_updates]
+    assert ("resync", None) not in announced
+    assert sorted(announced) == sorted(
+        [("created", id) for id in created + [marker["id"]]] + [("updated", id) for id in shown[:3]]
+        + [("deleted", id) for id in shown[3:6]]), "each change announced once"
+    assert [id for reason, id in announced if reason == "created"] == sorted(created + [marker["id"]], key=int), \
+        "the creates in commit order"
+    for feed in (newest, cheap):
+        notified = [line for line in a.history[feed][notified_before[feed]:] if line.startswith("changed")]
+        if catalog_backend.kind == "sqlite":
+            # A poll every 200 ms at most, each one notification per feed at most.
+            assert 1 <= len(notified) <= elapsed / 0.2 + 2, (
+                f"{len(notified)} itemsChanged for {feed} in {elapsed:.1f} s: one per poll at most")
+        else:
+            # Notifications that arrive while others are handled go together.
+            assert 1 <= len(notified) <= len(calls) // 2, f"{len(notified)} itemsChanged for {feed}"
 
 
 def test_a_reset_feed_gets_pages_and_never_steps(pair):

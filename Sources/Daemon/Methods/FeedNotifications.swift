@@ -140,12 +140,14 @@ enum FeedNotifications {
     }
   }
 
-  /// Brings a session's products feeds up to date after a product changed
-  /// (in this session, another, or another daemon): their `feeds/itemsChanged`
-  /// (or, for reloads, `feeds/stateChanged {state: "refreshing"}`) are sent
-  /// when this returns.
-  static func productsChanged(_ change: ProductChange, _ session: Session) async {
-    await sourceChanged(FeedSourceEvent(change), session, method: ProductNotifications.listUpdated)
+  /// Brings a session's products feeds up to date after products changed
+  /// (in this session, another, or another daemon): their `feeds/itemsChanged`,
+  /// one per feed for all of `changes` (or, for reloads, `feeds/stateChanged
+  /// {state: "refreshing"}`), are sent when this returns.
+  static func productsChanged(_ changes: [ProductChange], _ session: Session) async {
+    for event in FeedSourceEvent.events(changes) {
+      await sourceChanged(event, session, method: ProductNotifications.listUpdated)
+    }
   }
 
   /// Brings a session's feeds of a live source up to date after `event`;

@@ -22,18 +22,45 @@ enum ProductNotifications {
   static func broadcast(
     _ change: ProductChange, to sessions: SessionRegistry, announced: Bool = false
   ) async {
+    await broadcast([change], to: sessions, announced: announced)
+  }
+
+  /// Changes noticed together (one poll of another daemon's) reach each
+  /// session's products feeds at once, as one `feeds/itemsChanged` per feed,
+  /// then (unless announced) their notifications, each change's as one
+  /// alone would have sent them, in one write.
+  static func broadcast(
+    _ changes: [ProductChange], to sessions: SessionRegistry, announced: Bool = false
+  ) async {
+    guard !changes.isEmpty else { return }
+    var run = MessageRun()
+    if !announced {
+      // Written once, for every session: the bytes do not depend on the client.
+      run = MessageRun(reservingCapacity: changes.count * 80)
+      for change in changes {
+        for (method, params) in messages(change) {
+          run.append { OutgoingMessage.notification(method: method, params: params, into: &$0) }
+        }
+      }
+    }
     for session in sessions.initialized {
-      await FeedNotifications.productsChanged(change, session)
-      if !announced { send(change, session.notify) }
+      await FeedNotifications.productsChanged(changes, session)
+      if !run.isEmpty { session.notifyAll(run) }
     }
   }
 
   static func send(_ change: ProductChange, _ notify: @Sendable (String, JSON?) -> Void) {
+    for (method, params) in messages(change) { notify(method, params) }
+  }
+
+  /// The notifications of one change, in order.
+  private static func messages(_ change: ProductChange) -> [(method: String, params: JSON?)] {
     var params: JSONObject = ["reason": JSON(change.reason.rawValue)]
     if let id = change.id { params["id"] = JSON(id) }
-    notify(listUpdated, .object(params))
+    var messages: [(method: String, params: JSON?)] = [(listUpdated, .object(params))]
     if change.reason == .updated, let product = change.product {
-      notify(changed, ["product": product.json])
+      messages.append((changed, ["product": product.json]))
     }
+    return messages
   }
 }

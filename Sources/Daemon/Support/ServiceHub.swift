@@ -105,8 +105,9 @@ final class ServiceHub: Sendable {
     // Asked for here, not in the task: changes are reported from this moment on.
     let changes = products.backend.externalChanges()
     Task { [self] in
-      for await change in changes {
-        await ProductNotifications.broadcast(change, to: sessions)
+      // A poll's changes at a time: one turn of each session's feed engine.
+      for await batch in changes {
+        await ProductNotifications.broadcast(batch, to: sessions)
       }
     }
   }

@@ -212,15 +212,19 @@ public actor FeedEngine {
     return items
   }
 
-  /// Feeds of at most this many items publish their snapshot as soon as the
-  /// notifications of a change went out; larger ones when `items` is next
-  /// asked (a copy of every item per change would cost more than it saves).
+  /// Feeds of at most this many items per change publish their snapshot as
+  /// soon as the notifications of the changes went out; larger ones when
+  /// `items` is next asked (a copy of every item per change would cost more
+  /// than it saves, but one per batch of changes, as another daemon's poll
+  /// brings them, is worth it: reads go on from the snapshot meanwhile).
   static let eagerSnapshotItems = 1_000
 
-  /// Publishes the feed's items when the feed is small; called once every
-  /// notification of its items was handed over.
-  private func publishIfSmall(_ feed: Feed, _ id: String) {
-    guard feed.list.count <= Self.eagerSnapshotItems, feeds[id] === feed else { return }
+  /// Publishes the feed's items when the feed is small for the `changes`
+  /// records that changed it; called once every notification of its items
+  /// was handed over.
+  private func publishIfSmall(_ feed: Feed, _ id: String, changes: Int = 1) {
+    guard feed.list.count <= Self.eagerSnapshotItems * max(changes, 1), feeds[id] === feed
+    else { return }
     snapshots.publish(id, feed.list.items)
   }
 
@@ -301,7 +305,7 @@ public actor FeedEngine {
         } else {
           run.forEach(notify)
         }
-        for (id, feed) in changed { publishIfSmall(feed, id) }
+        for (id, feed) in changed { publishIfSmall(feed, id, changes: fresh.count) }
       }
       for (id, feed) in feeds {
         guard let live = feed.live, live.topic == topic, feed.isActive else { continue }

@@ -84,4 +84,22 @@ extension FeedSourceEvent {
       self = .resync(topic: "products")
     }
   }
+
+  /// Changes of the catalog noticed together, as few events as say them: the
+  /// products' changes as one event (each feed sends one `itemsChanged` for
+  /// all of them), then a resync if any change does not say what happened.
+  public static func events(_ changes: [ProductChange]) -> [FeedSourceEvent] {
+    var records: [FeedRecordChange] = []
+    var resync = false
+    for change in changes {
+      switch FeedSourceEvent(change) {
+      case .changed(_, let more): records += more
+      case .resync: resync = true
+      }
+    }
+    var events: [FeedSourceEvent] = []
+    if !records.isEmpty { events.append(.changed(topic: "products", records)) }
+    if resync { events.append(.resync(topic: "products")) }
+    return events
+  }
 }

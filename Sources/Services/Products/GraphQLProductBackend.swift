@@ -170,7 +170,7 @@ public struct GraphQLProductBackend: ProductBackend {
 
   /// The upstream has no subscriptions: a stream that never yields and ends
   /// only when its consumer is cancelled.
-  public func externalChanges() -> AsyncStream<ProductChange> {
+  public func externalChanges() -> AsyncStream<[ProductChange]> {
     // Dropping the continuation does not finish the stream (the test checks it).
     AsyncStream { _ in }
   }

@@ -46,7 +46,10 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     case done
   }
   private let external:
-    (stream: AsyncStream<ProductChange>, continuation: AsyncStream<ProductChange>.Continuation)
+    (
+      stream: AsyncStream<[ProductChange]>,
+      continuation: AsyncStream<[ProductChange]>.Continuation
+    )
 
   /// - Parameters:
   ///   - url: a `postgres://` URL (libpq's environment fills what it leaves out).
@@ -612,47 +615,105 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
 
   /// Other daemons' changes, from the first call on (the daemon asks right
   /// after `initialize`): the listener connects then and keeps listening.
-  public func externalChanges() -> AsyncStream<ProductChange> {
+  public func externalChanges() -> AsyncStream<[ProductChange]> {
     if !isWatching.exchange(true, ordering: .relaxed) { startWatching() }
     return external.stream
   }
 
   private func startWatching() {
-    let (events, eventSink) = AsyncStream.makeStream(
-      of: PostgresListener.Event.self, bufferingPolicy: .bufferingNewest(1_000))
+    // The listener's events wait here, the wake-up in the stream: the
+    // consumer takes all that arrived meanwhile, to read their products in
+    // one query and hand them on together.
+    let pending = Mutex(PendingEvents())
+    let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     let log = log
     listenerStart.withLock { $0 = .starting([]) }
     listener.start(
-      onEvent: { eventSink.yield($0) },
+      onEvent: { event in
+        pending.withLock { $0.append(event) }
+        wake.yield()
+      },
       onFailure: { log("the products database is unreachable, retrying: \($0.message)") })
     let origin = origin
     let continuation = external.continuation
     Task { [weak self] in
-      for await event in events {
-        if event == .started {
-          self?.listenerDidStart()
-          continue
-        }
-        guard let change = await self?.change(for: event, origin: origin) else { continue }
-        continuation.yield(change)
+      for await _ in wakes {
+        let events = pending.withLock { $0.take() }
+        if events.contains(.started) { self?.listenerDidStart() }
+        guard let changes = await self?.changes(for: events, origin: origin) else { return }
+        if !changes.isEmpty { continuation.yield(changes) }
       }
     }
   }
 
-  /// What a notification means to this daemon's client: nothing for its own
-  /// changes (reported as they are made), else the change, with the product
-  /// as it is now for a create or an update (live feeds place it by it).
-  private func change(for event: PostgresListener.Event, origin: String) async -> ProductChange? {
-    guard case .notification(let payload) = event else {
-      return ProductChange(reason: .resync, id: nil)
+  /// The listener's events not yet handled, at most `limit`: beyond it they
+  /// give way to a resync (`reconnected`: anything may have been missed).
+  private struct PendingEvents {
+    static let limit = 10_000
+    private var events: [PostgresListener.Event] = []
+
+    mutating func append(_ event: PostgresListener.Event) {
+      if events.count >= Self.limit {
+        // `started` is kept: calls wait for it.
+        events = (events.contains(.started) ? [.started] : []) + [.reconnected]
+      }
+      events.append(event)
     }
-    let parts = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-    guard parts.count == 3, let reason = ProductChange.Reason(rawValue: String(parts[0])),
-      parts[2] != origin
-    else { return nil }
-    guard reason != .resync else { return ProductChange(reason: .resync, id: nil) }
-    let id = String(parts[1])
-    let product = reason != .deleted ? try? await get(id: id) : nil
-    return ProductChange(reason: reason, id: id, product: product)
+
+    mutating func take() -> [PostgresListener.Event] {
+      defer { events = [] }
+      return events
+    }
+  }
+
+  /// What notifications mean to this daemon's client, in order: nothing for
+  /// its own changes (reported as they are made), else the changes, with the
+  /// products as they are now for creates and updates (live feeds place them
+  /// by them), read in one query.
+  private func changes(for events: [PostgresListener.Event], origin: String) async
+    -> [ProductChange]
+  {
+    let changes = events.compactMap { Self.change(for: $0, origin: origin) }
+    let read = Set(
+      changes.filter { $0.reason == .created || $0.reason == .updated }.compactMap(\.id))
+    guard !read.isEmpty else { return changes }
+    // A product that cannot be read is unknown: its change means a resync, as before.
+    let products = (try? await self.products(ids: read)) ?? [:]
+    return changes.map { change in
+      guard change.reason == .created || change.reason == .updated, let id = change.id else {
+        return change
+      }
+      return ProductChange(reason: change.reason, id: id, product: products[id])
+    }
+  }
+
+  /// One notification's change, without its product; nil for this daemon's
+  /// own changes, for `started` and for a payload it does not understand.
+  private static func change(for event: PostgresListener.Event, origin: String) -> ProductChange? {
+    switch event {
+    case .started: return nil
+    case .reconnected: return ProductChange(reason: .resync, id: nil)
+    case .notification(let payload):
+      let parts = payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+      guard parts.count == 3, let reason = ProductChange.Reason(rawValue: String(parts[0])),
+        parts[2] != origin
+      else { return nil }
+      guard reason != .resync else { return ProductChange(reason: .resync, id: nil) }
+      return ProductChange(reason: reason, id: String(parts[1]))
+    }
+  }
+
+  /// The products of `ids` that exist, by id, as `get` answers them.
+  private func products(ids: Set<String>) async throws -> [String: Product] {
+    let rowIDs = ids.compactMap(ProductRow.rowID)
+    guard !rowIDs.isEmpty else { return [:] }
+    let list = "{" + rowIDs.map(String.init).joined(separator: ",") + "}"
+    let rows = try await database(.statements) { session in
+      try session.executePrepared(Self.selectProduct + " WHERE p.id = ANY($1::bigint[])", [list])
+        .rows.map(Self.product)
+    }
+    return Dictionary(
+      rows.map { ($0.product.id, images.resolved($0.product)) },
+      uniquingKeysWith: { first, _ in first })
   }
 }

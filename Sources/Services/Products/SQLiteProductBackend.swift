@@ -33,9 +33,12 @@ public final class SQLiteProductBackend: ProductBackend {
     let count: Int
     let seq: Int64
   }
-  /// The stream of other daemons' changes, and its continuation.
+  /// The stream of other daemons' changes (a poll's at a time), and its continuation.
   private let external:
-    (stream: AsyncStream<ProductChange>, continuation: AsyncStream<ProductChange>.Continuation)
+    (
+      stream: AsyncStream<[ProductChange]>,
+      continuation: AsyncStream<[ProductChange]>.Continuation
+    )
 
   public init(path: String, origin: String, pollInterval: Duration = .milliseconds(200)) {
     self.path = path
@@ -44,7 +47,8 @@ public final class SQLiteProductBackend: ProductBackend {
       dataDirectory: String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]))
     self.origin = origin
     self.pollInterval = pollInterval
-    external = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+    // Polls, not changes: up to a hundred polls' changes wait for a slow consumer.
+    external = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(100))
   }
 
   deinit { external.continuation.finish() }
@@ -241,24 +245,32 @@ public final class SQLiteProductBackend: ProductBackend {
     let origin = origin
     let images = images
     return try await connection().writeBatched { database in
-      if let supplier { try Self.requireSupplier(database, supplier) }
-      let now = RFC3339.nowMicroseconds()
-      try database.run(
-        """
-        INSERT INTO products
-          (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text, image_url)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          .text(draft.nameKo), SQLiteValue(draft.nameEn), .integer(Int64(draft.price)),
-          SQLiteValue(supplier), .integer(now), .integer(now),
-          .text(ProductSearch.text(nameKo: draft.nameKo, nameEn: draft.nameEn)),
-          SQLiteValue(draft.imageUrl),
-        ])
-      let id = database.lastInsertRowID
-      try Self.logChange(database, .created, id: id, origin: origin)
-      return images.resolved(try Self.fetch(database, id: id))
+      images.resolved(try Self.insert(draft, supplier: supplier, origin: origin, into: database))
     }
+  }
+
+  /// Adds the product `draft` describes and logs its creation; returns it as
+  /// stored. Tests call it to make many creates in one transaction.
+  static func insert(
+    _ draft: ProductDraft, supplier: Int64?, origin: String, into database: SQLiteDatabase
+  ) throws -> Product {
+    if let supplier { try requireSupplier(database, supplier) }
+    let now = RFC3339.nowMicroseconds()
+    try database.run(
+      """
+      INSERT INTO products
+        (name_ko, name_en, price, supplier_id, created_at, updated_at, search_text, image_url)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        .text(draft.nameKo), SQLiteValue(draft.nameEn), .integer(Int64(draft.price)),
+        SQLiteValue(supplier), .integer(now), .integer(now),
+        .text(ProductSearch.text(nameKo: draft.nameKo, nameEn: draft.nameEn)),
+        SQLiteValue(draft.imageUrl),
+      ])
+    let id = database.lastInsertRowID
+    try logChange(database, .created, id: id, origin: origin)
+    return try fetch(database, id: id)
   }
 
   public func update(id: String, _ patch: ProductPatch, expectedVersion: Int?) async throws
@@ -434,7 +446,7 @@ public final class SQLiteProductBackend: ProductBackend {
   /// Other daemons' changes from the first call on (the daemon asks at
   /// `initialize`). The catalog is opened in the background to watch it; one
   /// that cannot be opened says why at its first request.
-  public func externalChanges() -> AsyncStream<ProductChange> {
+  public func externalChanges() -> AsyncStream<[ProductChange]> {
     watchedSince.withLock { $0 = $0 ?? RFC3339.nowMicroseconds() }
     Task { [weak self] in _ = try? self?.connection() }
     return external.stream
@@ -442,18 +454,21 @@ public final class SQLiteProductBackend: ProductBackend {
 
   /// Polls `PRAGMA data_version` (it changes when another connection commits)
   /// and reads the new entries of the `changes` log made by other daemons,
-  /// from the moment watching was asked for. A failed poll (the file busy
-  /// for longer than the busy timeout) is tried again at the next interval.
+  /// from the moment watching was asked for, each with its product as it is
+  /// now, in one query: a poll's changes are yielded together, one element
+  /// of the stream. A failed poll (the file busy for longer than the busy
+  /// timeout) is tried again at the next interval.
   private func startWatching(_ connection: SQLiteConnection) {
     let origin = origin
     let continuation = external.continuation
     let interval = pollInterval
+    let images = images
     let since = watchedSince.withLock { $0 } ?? RFC3339.nowMicroseconds()
     Task { [weak self] in
       var watch: (lastSeq: Int64, lastVersion: Int64)?
       while self != nil, !Task.isCancelled {
         do {
-          guard let (lastSeq, lastVersion) = watch else {
+          guard let current = watch else {
             watch = try await connection.read { database in
               let seq = try database.queryOne(
                 "SELECT coalesce(max(seq), 0) FROM changes WHERE at < ?", [.integer(since)]
@@ -462,39 +477,73 @@ public final class SQLiteProductBackend: ProductBackend {
             }
             continue
           }
-          let version = try await connection.read { database in try database.dataVersion() }
-          if version != lastVersion {
-            let (entries, maxSeq) = try await connection.read { database in
-              let entries = try database.query(
-                """
-                SELECT seq, reason, product_id FROM changes
-                WHERE seq > ? AND origin != ? ORDER BY seq LIMIT 1000
-                """,
-                [.integer(lastSeq), .text(origin)]
-              ) { row in (try row.int64(0), try row.text(1), try row.int64(2)) }
-              let maxSeq = try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) {
-                try $0.int64(0)
-              }
-              return (entries, maxSeq ?? 0)
-            }
-            watch = (maxSeq, version)
-            if entries.count == 1000 {
-              continuation.yield(ProductChange(reason: .resync, id: nil))
+          let poll = try await connection.read { database in
+            try Self.poll(database, after: current, origin: origin)
+          }
+          if let poll {
+            watch = (poll.maxSeq, poll.version)
+            if poll.entries.count == Self.pollLimit {
+              // Too many to tell one by one: the clients reload what they show.
+              continuation.yield([ProductChange(reason: .resync, id: nil)])
             } else {
-              for (_, reason, productID) in entries {
-                guard let reason = ProductChange.Reason(rawValue: reason) else { continue }
-                let product = reason != .deleted ? try? await self?.get(id: String(productID)) : nil
-                continuation.yield(
-                  ProductChange(reason: reason, id: String(productID), product: product))
+              let changes = poll.entries.compactMap { entry in
+                entry.reason.map { reason in
+                  ProductChange(
+                    reason: reason, id: String(entry.id),
+                    product: entry.product.map(images.resolved))
+                }
               }
+              if !changes.isEmpty { continuation.yield(changes) }
             }
           }
         } catch {
           // Reported changes may have been missed while the file could not be read.
-          if watch != nil { continuation.yield(ProductChange(reason: .resync, id: nil)) }
+          if watch != nil { continuation.yield([ProductChange(reason: .resync, id: nil)]) }
         }
         try? await Task.sleep(for: interval)
       }
     }
+  }
+
+  /// The most log entries one poll reads: more mean a resync.
+  static let pollLimit = 1_000
+
+  /// One entry of the `changes` log, with its product as the poll read it
+  /// (nil for a delete, or when the product is gone by then).
+  private struct LoggedChange: Sendable {
+    /// Nil for a reason this daemon does not know (skipped; it still counts
+    /// toward the poll's limit).
+    let reason: ProductChange.Reason?
+    let id: Int64
+    let product: Product?
+  }
+
+  /// The other daemons' log entries after `after.lastSeq`, joined with their
+  /// products, and the newest seq and `data_version`; nil when the version
+  /// did not move (nobody else committed).
+  private static func poll(
+    _ database: SQLiteDatabase, after: (lastSeq: Int64, lastVersion: Int64), origin: String
+  ) throws -> (entries: [LoggedChange], maxSeq: Int64, version: Int64)? {
+    let version = try database.dataVersion()
+    guard version != after.lastVersion else { return nil }
+    let entries = try database.query(
+      """
+      SELECT p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at,
+        p.updated_at, p.version, p.image_url, c.reason, c.product_id
+      FROM changes c
+      LEFT JOIN products p ON p.id = c.product_id AND c.reason != 'deleted'
+      LEFT JOIN suppliers s ON s.id = p.supplier_id
+      WHERE c.seq > ? AND c.origin != ? ORDER BY c.seq LIMIT ?
+      """,
+      [.integer(after.lastSeq), .text(origin), .integer(Int64(pollLimit))]
+    ) { row in
+      LoggedChange(
+        reason: ProductChange.Reason(rawValue: try row.text(10)), id: try row.int64(11),
+        product: try row.isNull(0) ? nil : try product(row).product)
+    }
+    let maxSeq = try database.queryOne("SELECT coalesce(max(seq), 0) FROM changes", []) {
+      try $0.int64(0)
+    }
+    return (entries, maxSeq ?? 0, version)
   }
 }

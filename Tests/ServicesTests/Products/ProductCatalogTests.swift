@@ -211,13 +211,50 @@ final class ProductCatalogTests: XCTestCase {
     let changes = theirs.externalChanges()
     let product = try await mine.create(ProductDraft(nameKo: "다른 데몬", price: 5))
     _ = try await mine.update(id: product.id, ProductPatch(price: 6), expectedVersion: 1)
-    var iterator = changes.makeAsyncIterator()
-    let first = await iterator.next()
-    let second = await iterator.next()
-    XCTAssertEqual(first?.reason, .created)
-    XCTAssertEqual(first?.id, product.id)
-    XCTAssertEqual(second?.reason, .updated)
-    XCTAssertEqual(second?.product?.price, 6)
+    // One poll or two: the changes in order either way.
+    var seen: [ProductChange] = []
+    for await batch in changes {
+      XCTAssertFalse(batch.isEmpty)
+      seen += batch
+      if seen.count >= 2 { break }
+    }
+    XCTAssertEqual(seen.count, 2)
+    XCTAssertEqual(seen.first?.reason, .created)
+    XCTAssertEqual(seen.first?.id, product.id)
+    XCTAssertEqual(seen.last?.reason, .updated)
+    XCTAssertEqual(seen.last?.product?.price, 6)
+  }
+
+  /// Changes committed together by another daemon are read in one query and
+  /// reported together, each with its product as the catalog holds it.
+  func testAnotherDaemonsCommitIsReportedAsOneBatch() async throws {
+    let mine = backend(origin: "a")
+    let theirs = backend(origin: "b")
+    _ = try await theirs.list(ProductListQuery(limit: 1))
+    let changes = theirs.externalChanges()
+    let first = try await mine.create(ProductDraft(nameKo: "먼저", price: 1))
+    let made = try await mine.connection().write { database in
+      try (0..<50).map { number in
+        try SQLiteProductBackend.insert(
+          ProductDraft(nameKo: "한꺼번에 \(number)", price: number, supplierId: "1"),
+          supplier: 1, origin: "a", into: database)
+      }
+    }
+    try await mine.delete(id: first.id)
+    var batches: [[ProductChange]] = []
+    for await batch in changes {
+      batches.append(batch)
+      if batches.joined().count >= 52 { break }
+    }
+    let seen = Array(batches.joined())
+    XCTAssertEqual(seen.map(\.id), [first.id] + made.map(\.id) + [first.id])
+    XCTAssertEqual(
+      seen.map(\.reason), [.created] + Array(repeating: .created, count: 50) + [.deleted])
+    XCTAssertEqual(seen.dropFirst().prefix(50).map(\.product), made)
+    let together = Set(made.map(\.id))
+    XCTAssertTrue(
+      batches.contains { batch in together.isSubset(of: batch.compactMap(\.id)) },
+      "the 50 creates of one commit come in one batch: \(batches.map(\.count))")
   }
 }
 
