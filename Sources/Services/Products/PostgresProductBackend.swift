@@ -641,7 +641,7 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
         let events = pending.withLock { $0.take() }
         if events.contains(.started) { self?.listenerDidStart() }
         guard let changes = await self?.changes(for: events, origin: origin) else { return }
-        if !changes.isEmpty { continuation.yield(changes) }
+        if !changes.isEmpty { continuation.yieldOrResync(changes) }
       }
     }
   }

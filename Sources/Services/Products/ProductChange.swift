@@ -20,3 +20,15 @@ public struct ProductChange: Sendable, Hashable {
     self.product = product
   }
 }
+
+extension AsyncStream<[ProductChange]>.Continuation {
+  /// Yields a batch of changes. When the stream's buffer (which keeps the
+  /// newest) was full and dropped an older batch, a resync follows, so the
+  /// clients of a consumer that fell behind reload what they show instead of
+  /// missing changes.
+  func yieldOrResync(_ changes: [ProductChange]) {
+    if case .dropped = yield(changes) {
+      yield([ProductChange(reason: .resync, id: nil)])
+    }
+  }
+}

@@ -493,7 +493,7 @@ public final class SQLiteProductBackend: ProductBackend {
                     product: entry.product.map(images.resolved))
                 }
               }
-              if !changes.isEmpty { continuation.yield(changes) }
+              if !changes.isEmpty { continuation.yieldOrResync(changes) }
             }
           }
         } catch {
