@@ -85,13 +85,7 @@ final class PlaceIndexTests: XCTestCase {
     if random.unit() < 0.25 {
       let width = random.double(0...(random.unit() < 0.2 ? 40 : 0.5))
       let height = random.double(0...(random.unit() < 0.2 ? 20 : 0.4))
-      var minX = center.x - width / 2
-      var maxX = center.x + width / 2
-      if minX < -180 { minX += 360 }
-      if maxX > 180 { maxX -= 360 }
-      let rect = PlaceRect(
-        minX: minX, minY: max(center.y - height / 2, -90), maxX: maxX,
-        maxY: min(center.y + height / 2, 90))
+      let rect = rect(around: center, width: width, height: height)
       let origin = random.unit() < 0.7 ? center : nil
       return PlaceIndex.Query(
         category: category, area: .rect(rect), origin: origin, sort: sort, limit: limit)
@@ -248,13 +242,7 @@ final class PlaceIndexTests: XCTestCase {
       if random.unit() < 0.2 {
         let width = random.double(0...0.05)
         let height = random.double(0...0.04)
-        var minX = center.x - width / 2
-        var maxX = center.x + width / 2
-        if minX < -180 { minX += 360 }
-        if maxX > 180 { maxX -= 360 }
-        let rect = PlaceRect(
-          minX: minX, minY: max(center.y - height / 2, -90), maxX: maxX,
-          maxY: min(center.y + height / 2, 90))
+        let rect = rect(around: center, width: width, height: height)
         query = PlaceIndex.Query(
           category: category, area: .rect(rect), origin: center, sort: sort, limit: limit)
       } else {
@@ -342,4 +330,16 @@ extension SplitMix64 {
     while x < -180 { x += 360 }
     return PlaceCoordinate(x: x, y: y)
   }
+}
+
+/// A rectangle of `width` × `height` degrees centred on `center`, wrapped
+/// across the antimeridian and clipped at the poles.
+private func rect(around center: PlaceCoordinate, width: Double, height: Double) -> PlaceRect {
+  var minX = center.x - width / 2
+  var maxX = center.x + width / 2
+  if minX < -180 { minX += 360 }
+  if maxX > 180 { maxX -= 360 }
+  return PlaceRect(
+    minX: minX, minY: max(center.y - height / 2, -90), maxX: maxX,
+    maxY: min(center.y + height / 2, 90))
 }
