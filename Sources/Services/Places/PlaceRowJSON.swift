@@ -9,8 +9,8 @@ enum PlaceRowJSON {
   /// `distance`, in the member order of `Place.json`.
   /// - Throws: `SQLiteError` for a column of the wrong type or an unknown category code.
   static func write(_ row: SQLiteRow, distance: Int?, into output: inout [UInt8]) throws {
-    let category = try row.withText(3) { bytes in
-      PlaceCategory(code: String(decoding: bytes, as: UTF8.self))
+    let category = try row.withText(3) { code in
+      Self.categories.firstIndex { $0.code.elementsEqual(code) }
     }
     guard let category else {
       let code = try row.text(3)
@@ -20,10 +20,7 @@ enum PlaceRowJSON {
     try text(row, 1, into: &output)
     output.append(contentsOf: #","placeName":"#.utf8)
     try text(row, 2, into: &output)
-    output.append(contentsOf: #","categoryGroupCode":"#.utf8)
-    JSONWriter.writeString(category.code, into: &output)
-    output.append(contentsOf: #","categoryGroupName":"#.utf8)
-    JSONWriter.writeString(category.name, into: &output)
+    output.append(contentsOf: Self.categories[category].members)
     output.append(contentsOf: #","categoryName":"#.utf8)
     try text(row, 4, into: &output)
     output.append(contentsOf: #","phone":"#.utf8)
@@ -45,6 +42,17 @@ enum PlaceRowJSON {
     output.append(contentsOf: #","placeUrl":"#.utf8)
     try text(row, 10, into: &output)
     output.append(UInt8(ascii: "}"))
+  }
+
+  /// Each category's code, and its two members as they are written
+  /// (`,"categoryGroupCode":…,"categoryGroupName":…`), made once: a page
+  /// of places repeats a few categories many times.
+  private static let categories: [(code: [UInt8], members: [UInt8])] = PlaceCategory.allCases.map {
+    var members = Array(#","categoryGroupCode":"#.utf8)
+    JSONWriter.writeString($0.code, into: &members)
+    members.append(contentsOf: #","categoryGroupName":"#.utf8)
+    JSONWriter.writeString($0.name, into: &members)
+    return (Array($0.code.utf8), members)
   }
 
   private static func text(_ row: SQLiteRow, _ index: Int, into output: inout [UInt8]) throws {
