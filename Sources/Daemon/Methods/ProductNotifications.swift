@@ -12,7 +12,9 @@ enum ProductNotifications {
   /// made it, for the backend calls this before it returns.
   static func sender(to sessions: SessionRegistry) -> @Sendable (ProductChange) -> Void {
     { change in
-      for session in sessions.initialized { send(change, session.notify) }
+      for session in sessions.initialized {
+        for (method, params) in messages(change) { session.notify(method, params) }
+      }
     }
   }
 
@@ -47,10 +49,6 @@ enum ProductNotifications {
       await FeedNotifications.productsChanged(changes, session)
       if !run.isEmpty { session.notifyAll(run) }
     }
-  }
-
-  static func send(_ change: ProductChange, _ notify: @Sendable (String, JSON?) -> Void) {
-    for (method, params) in messages(change) { notify(method, params) }
   }
 
   /// The notifications of one change, in order.

@@ -21,9 +21,8 @@ public protocol ProductBackend: Sendable {
   /// Changes made outside this daemon (another daemon on the same catalog),
   /// as they are noticed: each element the changes noticed together (one
   /// poll's, or the notifications that arrived meanwhile), never empty, in
-  /// the order they were made; finishes when the
-  /// backend is closed. A backend that cannot notice them returns a stream
-  /// that never yields.
+  /// the order they were made; finishes when the backend is closed. A backend
+  /// that cannot notice them returns a stream that never yields.
   func externalChanges() -> AsyncStream<[ProductChange]>
 
   /// `get`'s product as JSON, answered at once on the calling thread when the

@@ -357,9 +357,15 @@ public final class SQLiteProductBackend: ProductBackend {
 
   // MARK: - Rows
 
-  static let selectProduct = """
-    SELECT p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at, p.updated_at,
+  /// A product's columns as `product(_:)` reads them, from `products p`
+  /// joined with `suppliers s`.
+  static let productColumns = """
+    p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at, p.updated_at,
       p.version, p.image_url
+    """
+
+  static let selectProduct = """
+    SELECT \(productColumns)
     FROM products p LEFT JOIN suppliers s ON s.id = p.supplier_id
     """
 
@@ -528,8 +534,7 @@ public final class SQLiteProductBackend: ProductBackend {
     guard version != after.lastVersion else { return nil }
     let entries = try database.query(
       """
-      SELECT p.id, p.name_ko, p.name_en, p.price, p.supplier_id, s.name, p.created_at,
-        p.updated_at, p.version, p.image_url, c.reason, c.product_id
+      SELECT \(productColumns), c.reason, c.product_id
       FROM changes c
       LEFT JOIN products p ON p.id = c.product_id AND c.reason != 'deleted'
       LEFT JOIN suppliers s ON s.id = p.supplier_id
