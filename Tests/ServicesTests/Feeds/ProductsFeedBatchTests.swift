@@ -8,18 +8,18 @@ import XCTest
 /// reach each products feed as one event: one `itemsChanged` per feed, whose
 /// steps leave its items as the catalog lists them.
 final class ProductsFeedBatchTests: XCTestCase {
-  var folder = ""
+  private var folder: TestFolder!
 
-  override func setUp() {
-    folder = FileManager.default.temporaryDirectory.path + "/products-feed-batch-\(UUID())"
+  override func setUpWithError() throws {
+    folder = try TestFolder.make("products-feed-batch")
   }
 
   override func tearDown() {
-    try? FileManager.default.removeItem(atPath: folder)
+    folder.delete()
   }
 
   func testABatchOfChangesIsOneItemsChangedPerFeed() async throws {
-    let backend = SQLiteProductBackend(path: folder + "/catalog.sqlite", origin: "test")
+    let backend = SQLiteProductBackend(path: folder.absolute("catalog.sqlite"), origin: "test")
     let service = ProductsService(backend: backend)
     let engine = FeedEngine()
     let log = FeedEventLog()
@@ -62,7 +62,7 @@ final class ProductsFeedBatchTests: XCTestCase {
   /// A feed too large to copy at every change is published after a batch
   /// of changes (one copy for many), so reads go on from its snapshot.
   func testALargeFeedIsPublishedAfterABatchButNotAfterOneChange() async throws {
-    let backend = SQLiteProductBackend(path: folder + "/catalog.sqlite", origin: "test")
+    let backend = SQLiteProductBackend(path: folder.absolute("catalog.sqlite"), origin: "test")
     try await backend.seed(count: FeedEngine.eagerSnapshotItems + 100) { _ in }
     let service = ProductsService(backend: backend)
     let engine = FeedEngine()

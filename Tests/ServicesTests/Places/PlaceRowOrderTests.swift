@@ -6,14 +6,14 @@ import XCTest
 /// Rows new to a places file are laid out by category and along a Z-order
 /// curve; rows already there keep their keys; the last of an id wins.
 final class PlaceRowOrderTests: XCTestCase {
-  var folder = ""
+  private var folder: TestFolder!
 
-  override func setUp() {
-    folder = FileManager.default.temporaryDirectory.path + "/place-row-order-tests-\(UUID())"
+  override func setUpWithError() throws {
+    folder = try TestFolder.make("place-row-order")
   }
 
   override func tearDown() {
-    try? FileManager.default.removeItem(atPath: folder)
+    folder.delete()
   }
 
   func testZOrderInterleavesColumnAndRowBits() {
@@ -44,7 +44,7 @@ final class PlaceRowOrderTests: XCTestCase {
   }
 
   func testAFreshFileAndAnImportLayOutNewRowsInOrderAndKeepOldKeys() async throws {
-    let store = PlaceStore(path: folder + "/places.sqlite", demoCount: 2_000)
+    let store = PlaceStore(path: folder.absolute("places.sqlite"), demoCount: 2_000)
     try await store.open()
     let demo = try layout(store)
     XCTAssertEqual(demo.count, 2_000)
@@ -61,8 +61,8 @@ final class PlaceRowOrderTests: XCTestCase {
       text += "\(place.id),\(place.placeName),\(place.category.code),\(place.x),\(place.y)\n"
     }
     text += "\(moved.id),Moved,\(moved.category),0.5,0.5\n"
-    try text.write(toFile: folder + "/more.csv", atomically: true, encoding: .utf8)
-    let result = try await store.importPlaces(path: folder + "/more.csv") { _ in }
+    try text.write(toFile: folder.absolute("more.csv"), atomically: true, encoding: .utf8)
+    let result = try await store.importPlaces(path: folder.absolute("more.csv")) { _ in }
     XCTAssertEqual(result.imported, 1_001)
 
     let after = try layout(store)
@@ -78,16 +78,15 @@ final class PlaceRowOrderTests: XCTestCase {
   }
 
   func testTheLastRowOfAnIDInAFileWins() async throws {
-    let store = PlaceStore(path: folder + "/places.sqlite", demoCount: 0)
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let store = PlaceStore(path: folder.absolute("places.sqlite"), demoCount: 0)
     // The second p1 lies before the first along the curve: file order decides, not layout.
     try """
     id,placeName,categoryGroupCode,x,y
     p1,First,CE7,10,10
     p2,Other,CE7,10.001,10
     p1,Second,CE7,-10,-10
-    """.write(toFile: folder + "/dup.csv", atomically: true, encoding: .utf8)
-    let result = try await store.importPlaces(path: folder + "/dup.csv") { _ in }
+    """.write(toFile: folder.absolute("dup.csv"), atomically: true, encoding: .utf8)
+    let result = try await store.importPlaces(path: folder.absolute("dup.csv")) { _ in }
     XCTAssertEqual(result.imported, 3)
     let count = try await store.count()
     XCTAssertEqual(count, 2)
