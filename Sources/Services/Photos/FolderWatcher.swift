@@ -320,12 +320,17 @@ final class FolderWatcher: Sendable {
     static let bufferSize = 65_536
 
     func run() {
-      tree.withLock { tree in run(&tree) }
-      // The descriptor closes with the thread's end, and its watches with it.
+      let ended = tree.withLock { tree in run(&tree) }
+      // The descriptor closes with the thread's end, and its watches with it;
+      // counted before `.ended` is reported, so that whoever hears of the end
+      // finds none watched.
       watcher?.record(WatchedTree(root: "", descriptor: -1))
+      if ended { report(.ended) }
     }
 
-    private func run(_ tree: inout WatchedTree) {
+    /// Watches until stopped (false) or until the folder can no longer be
+    /// watched (true).
+    private func run(_ tree: inout WatchedTree) -> Bool {
       let buffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: Self.bufferSize, alignment: MemoryLayout<inotify_event>.alignment)
       defer { buffer.deallocate() }
@@ -345,10 +350,10 @@ final class FolderWatcher: Sendable {
         descriptors[0].revents = 0
         descriptors[1].revents = 0
         if poll(&descriptors, 2, timeout) < 0, errno != EINTR {
-          return report(.ended)
+          return true
         }
         if descriptors[1].revents != 0 || self.descriptors.isStopped.load(ordering: .relaxed) {
-          return
+          return false
         }
         if descriptors[0].revents != 0 {
           let count = read(self.descriptors.inotify, buffer.baseAddress, buffer.count)
@@ -357,12 +362,12 @@ final class FolderWatcher: Sendable {
           }
         }
         if batch.ended {
-          return report(.ended)
+          return true
         }
         if batch.queueOverflowed || batch.limitReached {
           // Whatever the batch held, the look at the whole folder covers.
           if batch.queueOverflowed, !tree.rewatch() {
-            return report(.ended)
+            return true
           }
           watcher?.record(tree)
           (batch, due) = (Batch(), nil)
