@@ -78,6 +78,13 @@ public enum JSONWriter {
     }
   }
 
+  /// Writes a literal's bytes as they are, copied straight from the binary
+  /// (a `static let` array would be retained and released at each use).
+  @inlinable
+  public static func writeLiteral(_ literal: StaticString, into output: inout [UInt8]) {
+    literal.withUTF8Buffer { output.append(contentsOf: $0) }
+  }
+
   public static func writeString(_ string: String, into output: inout [UInt8]) {
     var string = string
     string.withUTF8 { writeEscaped($0, into: &output) }
@@ -101,13 +108,22 @@ public enum JSONWriter {
   {
     output.append(UInt8(ascii: "\""))
     var runStart = 0
-    for index in 0..<bytes.count {
+    var index = 0
+    while index < bytes.count {
+      if bytes.count - index >= 8,
+        !needsEscape(
+          UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      {
+        index += 8
+        continue
+      }
       let byte = bytes[index]
+      index += 1
       guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
         continue
       }
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-      runStart = index + 1
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index - 1]))
+      runStart = index
       output.append(UInt8(ascii: "\\"))
       switch byte {
       case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
@@ -128,6 +144,17 @@ public enum JSONWriter {
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  /// Whether any of the eight bytes in `word` is a control character, a
+  /// quote or a backslash (the bit tricks of "Bit Twiddling Hacks": a byte
+  /// below `n`, a byte equal to `n`; exact as a yes or no).
+  static func needsEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+    let hasControl = (word &- ones &* 0x20) & ~word & highs != 0
+    return hasControl || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+  }
 }
 
 extension JSON {

@@ -8,6 +8,14 @@ enum UTF8Validation {
     var index = 0
     let count = bytes.count
     while index < count {
+      // Eight ASCII bytes at a time: names and URLs are mostly ASCII.
+      if count - index >= 8,
+        UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          & 0x8080_8080_8080_8080 == 0
+      {
+        index += 8
+        continue
+      }
       let lead = bytes[index]
       if lead < 0x80 {
         index += 1

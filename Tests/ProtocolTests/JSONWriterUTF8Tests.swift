@@ -51,4 +51,35 @@ final class JSONWriterUTF8Tests: XCTestCase {
       assertSameAsString(bytes)
     }
   }
+
+  func testLongerMostlyASCIITextAgreesWithTheStandardLibrary() {
+    // Longer than a word and mostly ASCII, so that the eight-byte steps of the
+    // validation and the escaping meet each special byte at each position.
+    var generator = SystemRandomNumberGenerator()
+    let alphabet: [UInt8] =
+      [0x00, 0x1F, 0x20, 0x22, 0x5C, 0x7F, 0x80, 0xBF, 0xC2, 0xE0, 0xEC, 0xED, 0xF0, 0xFF]
+      + Array(repeating: UInt8(ascii: "a"), count: 40)
+    for _ in 0..<20_000 {
+      let count = Int.random(in: 0...40, using: &generator)
+      let bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+      let valid = String(validating: bytes, as: UTF8.self) != nil
+      XCTAssertEqual(bytes.withUnsafeBufferPointer(UTF8Validation.isValid), valid, "\(bytes)")
+      assertSameAsString(bytes)
+    }
+  }
+
+  func testNeedsEscapeFindsEachControlQuoteAndBackslash() {
+    var generator = SystemRandomNumberGenerator()
+    let alphabet: [UInt8] = [
+      0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xFF,
+    ]
+    for _ in 0..<100_000 {
+      let bytes = (0..<8).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+      let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+      let expected = bytes.contains {
+        $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+      }
+      XCTAssertEqual(JSONWriter.needsEscape(word), expected, "\(bytes)")
+    }
+  }
 }

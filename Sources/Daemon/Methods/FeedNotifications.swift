@@ -66,43 +66,39 @@ enum FeedNotifications {
     _ feedId: String, _ generation: Int, _ changes: [FeedItemOp], _ count: Int,
     _ written: inout ItemTexts, into body: inout [UInt8]
   ) {
-    write(#"{"jsonrpc":"2.0","method":"feeds/itemsChanged","params":{"feedId":"#, into: &body)
+    JSONWriter.writeLiteral(
+      #"{"jsonrpc":"2.0","method":"feeds/itemsChanged","params":{"feedId":"#, into: &body)
     JSONWriter.writeString(feedId, into: &body)
-    write(#","generation":"#, into: &body)
+    JSONWriter.writeLiteral(#","generation":"#, into: &body)
     JSONWriter.writeInteger(generation, into: &body)
-    write(#","changes":["#, into: &body)
+    JSONWriter.writeLiteral(#","changes":["#, into: &body)
     for (position, change) in changes.enumerated() {
       if position > 0 { body.append(UInt8(ascii: ",")) }
       switch change {
       case .remove(let index, let count):
-        write(#"{"op":"remove","index":"#, into: &body)
+        JSONWriter.writeLiteral(#"{"op":"remove","index":"#, into: &body)
         JSONWriter.writeInteger(index, into: &body)
-        write(#","count":"#, into: &body)
+        JSONWriter.writeLiteral(#","count":"#, into: &body)
         JSONWriter.writeInteger(count, into: &body)
         body.append(UInt8(ascii: "}"))
       case .insert(let index, let items), .update(let index, let items):
         if case .insert = change {
-          write(#"{"op":"insert","index":"#, into: &body)
+          JSONWriter.writeLiteral(#"{"op":"insert","index":"#, into: &body)
         } else {
-          write(#"{"op":"update","index":"#, into: &body)
+          JSONWriter.writeLiteral(#"{"op":"update","index":"#, into: &body)
         }
         JSONWriter.writeInteger(index, into: &body)
-        write(#","items":["#, into: &body)
+        JSONWriter.writeLiteral(#","items":["#, into: &body)
         for (offset, item) in items.enumerated() {
           if offset > 0 { body.append(UInt8(ascii: ",")) }
           written.write(item, into: &body)
         }
-        write("]}", into: &body)
+        JSONWriter.writeLiteral("]}", into: &body)
       }
     }
-    write(#"],"count":"#, into: &body)
+    JSONWriter.writeLiteral(#"],"count":"#, into: &body)
     JSONWriter.writeInteger(count, into: &body)
-    write("}}", into: &body)
-  }
-
-  /// A literal's bytes, copied straight from the binary.
-  private static func write(_ literal: StaticString, into output: inout [UInt8]) {
-    literal.withUTF8Buffer { output.append(contentsOf: $0) }
+    JSONWriter.writeLiteral("}}", into: &body)
   }
 
   /// The notification of one of the engine's events.

@@ -36,9 +36,8 @@ public struct DemoProductImages: Sendable {
     storedPrefix + DemoCatalog.kinds[kind]
   }
 
-  private static let storedPrefix = "catalogd-demo:"
-  private static let storedPrefixBytes = Array(storedPrefix.utf8)
-  private static let pictureSuffix = Array(".png".utf8)
+  private static let storedPrefixLiteral: StaticString = "catalogd-demo:"
+  private static let storedPrefix = storedPrefixLiteral.description
 
   /// The `file:` URL of the picture of kind `kind`.
   public func url(kind: Int) -> String {
@@ -68,15 +67,23 @@ public struct DemoProductImages: Sendable {
   /// Writes the JSON string of a product's stored `imageUrl`, as clients see it
   /// (`resolved`), from the bytes of its column.
   func writeURL(stored: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-    let prefix = Self.storedPrefixBytes
-    guard stored.count >= prefix.count, prefix.elementsEqual(stored[..<prefix.count]) else {
+    let prefixCount = Self.storedPrefixLiteral.utf8CodeUnitCount
+    guard stored.count >= prefixCount,
+      Self.storedPrefixLiteral.withUTF8Buffer({ $0.elementsEqual(stored[..<prefixCount]) })
+    else {
       JSONWriter.writeString(utf8: stored, into: &output)
       return
     }
-    var url = urlPrefixBytes
-    url.append(contentsOf: UnsafeBufferPointer(rebasing: stored[prefix.count...]))
-    url.append(contentsOf: Self.pictureSuffix)
-    url.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &output) }
+    // Put together on the stack: one for every product of a page.
+    let name = UnsafeBufferPointer(rebasing: stored[prefixCount...])
+    let suffix: StaticString = ".png"
+    let count = urlPrefixBytes.count + name.count + suffix.utf8CodeUnitCount
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { url in
+      var end = url.initialize(fromContentsOf: urlPrefixBytes)
+      end = url[end...].initialize(fromContentsOf: name)
+      _ = suffix.withUTF8Buffer { url[end...].initialize(fromContentsOf: $0) }
+      JSONWriter.writeString(utf8: UnsafeBufferPointer(url), into: &output)
+    }
   }
 
   func resolved(_ page: ProductPage) -> ProductPage {

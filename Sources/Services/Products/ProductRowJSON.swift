@@ -12,29 +12,29 @@ enum ProductRowJSON {
   static func write(_ row: SQLiteRow, images: DemoProductImages, into output: inout [UInt8])
     throws
   {
-    output.append(contentsOf: Self.openID)
+    JSONWriter.writeLiteral(#"{"id":""#, into: &output)
     JSONWriter.writeInteger(Int(try row.int64(0)), into: &output)
-    output.append(contentsOf: Self.nameKo)
+    JSONWriter.writeLiteral(#"","nameKo":"#, into: &output)
     try text(row, 1, into: &output)
-    output.append(contentsOf: Self.nameEn)
+    JSONWriter.writeLiteral(#","nameEn":"#, into: &output)
     if try !null(row, 2, into: &output) { try text(row, 2, into: &output) }
-    output.append(contentsOf: Self.price)
+    JSONWriter.writeLiteral(#","price":"#, into: &output)
     JSONWriter.writeInteger(Int(try row.int64(3)), into: &output)
-    output.append(contentsOf: Self.supplier)
+    JSONWriter.writeLiteral(#","supplier":"#, into: &output)
     if try !null(row, 4, into: &output) {
-      output.append(contentsOf: Self.openID)
+      JSONWriter.writeLiteral(#"{"id":""#, into: &output)
       JSONWriter.writeInteger(Int(try row.int64(4)), into: &output)
-      output.append(contentsOf: Self.supplierName)
+      JSONWriter.writeLiteral(#"","name":"#, into: &output)
       try text(row, 5, into: &output)
       output.append(UInt8(ascii: "}"))
     }
-    output.append(contentsOf: Self.createdAt)
+    JSONWriter.writeLiteral(#","createdAt":""#, into: &output)
     RFC3339.write(microseconds: try row.int64(6), into: &output)
-    output.append(contentsOf: Self.updatedAt)
+    JSONWriter.writeLiteral(#"","updatedAt":""#, into: &output)
     RFC3339.write(microseconds: try row.int64(7), into: &output)
-    output.append(contentsOf: Self.version)
+    JSONWriter.writeLiteral(#"","version":"#, into: &output)
     JSONWriter.writeInteger(Int(try row.int64(8)), into: &output)
-    output.append(contentsOf: Self.imageURL)
+    JSONWriter.writeLiteral(#","imageUrl":"#, into: &output)
     if try !null(row, 9, into: &output) {
       try row.withText(9) { images.writeURL(stored: $0, into: &output) }
     }
@@ -82,20 +82,6 @@ enum ProductRowJSON {
     output.append(UInt8(ascii: "}"))
   }
 
-  // The text between the values, made once (appending a literal's UTF-8 view
-  // byte by byte showed in profiles).
-  private static let openID = Array(#"{"id":""#.utf8)
-  private static let nameKo = Array(#"","nameKo":"#.utf8)
-  private static let nameEn = Array(#","nameEn":"#.utf8)
-  private static let price = Array(#","price":"#.utf8)
-  private static let supplier = Array(#","supplier":"#.utf8)
-  private static let supplierName = Array(#"","name":"#.utf8)
-  private static let createdAt = Array(#","createdAt":""#.utf8)
-  private static let updatedAt = Array(#"","updatedAt":""#.utf8)
-  private static let version = Array(#"","version":"#.utf8)
-  private static let imageURL = Array(#","imageUrl":"#.utf8)
-  private static let null = Array("null".utf8)
-
   private static func text(_ row: SQLiteRow, _ index: Int, into output: inout [UInt8]) throws {
     try row.withText(index) { JSONWriter.writeString(utf8: $0, into: &output) }
   }
@@ -105,7 +91,7 @@ enum ProductRowJSON {
     -> Bool
   {
     guard try row.isNull(index) else { return false }
-    output.append(contentsOf: Self.null)
+    JSONWriter.writeLiteral("null", into: &output)
     return true
   }
 }
