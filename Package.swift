@@ -13,6 +13,8 @@ let package = Package(
     // The system SQLite (Debian's libsqlite3-dev).
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // Non-variadic wrappers of SQLite's variadic calls (`sqlite3_config`).
+    .target(name: "CSQLiteShim", dependencies: ["CSQLite"]),
     // The headers of the PostgreSQL client library (Debian's libpq-dev). The daemon
     // opens libpq with dlopen on first use (Services/Postgres/LibPQ.swift), so
     // only the tests link it: they check those declarations against the headers.
@@ -21,7 +23,7 @@ let package = Package(
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
     .target(
       name: "Services",
-      dependencies: ["Protocol", "CCurlShim", "CSQLite"],
+      dependencies: ["Protocol", "CCurlShim", "CSQLite", "CSQLiteShim"],
       exclude: [
         "Quotes/Corpus", "Products/Upstream/products.graphql",
         "Products/Upstream/operations.graphql", "Places/DemoSeoulDongs.LICENCE.md",

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteShim
 
 /// One SQLite connection (`sqlite3 *`): opened in `init`, closed in `deinit`
 /// or by `close()`.
@@ -53,6 +54,11 @@ public final class SQLiteDatabase {
   /// How many savepoints `savepoint` has open, to name the next one.
   var savepointDepth = 0
 
+  /// SQLite's set-up, done before the process's first connection: memory
+  /// statistics off, since nothing reads them and they take a process-wide
+  /// mutex at each of SQLite's allocations (several a read).
+  private static let configured: Void = { _ = csqlite_disable_memory_statistics() }()
+
   /// Opens (creating it unless read-only) the database at `path`.
   public convenience init(path: String, readOnly: Bool) throws {
     try self.init(path: path, options: Options(readOnly: readOnly))
@@ -60,6 +66,7 @@ public final class SQLiteDatabase {
 
   /// Opens (creating it unless `options.readOnly`) the database at `path`.
   public init(path: String, options: Options = Options()) throws {
+    _ = Self.configured
     self.path = path
     self.isReadOnly = options.readOnly
     self.cache = SQLiteStatementCache(capacity: options.statementCacheCapacity)

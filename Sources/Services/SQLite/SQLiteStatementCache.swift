@@ -16,10 +16,19 @@ final class SQLiteStatementCache {
   /// How many statements are cached.
   var count: Int { statements.count }
 
+  /// The statement handed out last: callers pass the same `static let` text
+  /// again and again, which `==` matches by its storage alone, without
+  /// hashing the text as the dictionary does.
+  private var last: SQLiteStatement?
+
   /// The cached statement for `sql`, prepared on a miss; nil when the cached
   /// one is in use (the caller prepares a transient one).
   func statement(for sql: String, connection: OpaquePointer) throws -> SQLiteStatement? {
+    if let last, last.sql == sql {
+      return last.isInUse ? nil : last
+    }
     if let cached = statements[sql] {
+      last = cached
       return cached.isInUse ? nil : cached
     }
     guard capacity > 0 else { return nil }
@@ -30,11 +39,13 @@ final class SQLiteStatementCache {
       statements[victim] = nil
     }
     statements[sql] = statement
+    last = statement
     return statement
   }
 
   /// Drops (and so finalizes, unless in use) every statement.
   func removeAll() {
+    last = nil
     statements.removeAll()
   }
 }

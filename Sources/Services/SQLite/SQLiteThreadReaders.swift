@@ -26,11 +26,17 @@ public final class SQLiteThreadReaders: Sendable {
   }
 
   private func database(of connections: ThreadConnections) throws -> SQLiteDatabase {
-    if let database = connections.byPath[path] { return database }
+    // The same `path` each time: `==` matches its storage without hashing it.
+    if let last = connections.last, last.path == path { return last }
+    if let database = connections.byPath[path] {
+      connections.last = database
+      return database
+    }
     let database = try SQLiteDatabase(
       path: path, options: SQLiteDatabase.Options(readOnly: true, busyTimeoutMilliseconds: 0))
     try database.execute("PRAGMA cache_size = -\(cacheKilobytes)")
     connections.byPath[path] = database
+    connections.last = database
     return database
   }
 
@@ -80,6 +86,8 @@ public final class SQLiteThreadReaders: Sendable {
 /// The connections of one thread, by path.
 private final class ThreadConnections {
   var byPath: [String: SQLiteDatabase] = [:]
+  /// The connection used last.
+  var last: SQLiteDatabase?
   /// How many bursts are open on the thread (`SQLiteThreadReaders.beginBurst`).
   var burstDepth = 0
   /// The connections whose burst transaction is open.
