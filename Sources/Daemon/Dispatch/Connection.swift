@@ -318,25 +318,10 @@ final class Connection: @unchecked Sendable {
       send(.error(.methodNotFound(method)), id: id, to: target, wake: wake)
       return
     }
-    let notify: @Sendable (String, JSON?) -> Void = { [sink] method, params in
-      var body: [UInt8] = []
-      OutgoingMessage.notification(method: method, params: params, into: &body)
-      sink.send(body)
-    }
-    let notifyAll: @Sendable (MessageRun) -> Void = { [sink] in
-      sink.send(all: $0)
-    }
     let lane = handler.lane?(params).map { (key: $0, turn: LaneTurn()) }
-    let sequence = RequestSequence()
     let context = RequestContext(
-      id: id, method: method, daemon: daemon, session: session,
-      currentLocale: { [self] in locale },
-      notify: notify, notifyAll: notifyAll,
-      progress: ProgressReporter(params: params, notify: notify),
-      leaveLane: { lane?.turn.leave() },
-      reply: { [self] result in
-        if let number = sequence.number { finish(number, .result(result)) }
-      })
+      id: id, method: method, daemon: daemon, session: session, connection: self, params: params,
+      lane: lane)
     if let now = handler.now, lane.map({ lanes.isIdle($0.key) }) ?? true {
       let answer: (Reply) -> Void = { [self] reply in
         daemon.timings.record(method, since: request.received)
@@ -361,10 +346,14 @@ final class Connection: @unchecked Sendable {
       daemon.timings.record(method, since: request.received)
       send(reply, id: id, to: target, wake: wake)
     case .task(let body):
+      let sequence = RequestSequence()
+      let context = context.numbered(by: sequence)
       runTask(request, sequence, lane: lane, startsOnReader: handler.startsOnReader) {
         .result(try await body(params, context))
       }
     case .encodingTask(let body):
+      let sequence = RequestSequence()
+      let context = context.numbered(by: sequence)
       runTask(request, sequence, lane: lane, startsOnReader: handler.startsOnReader) {
         .encodedResult(try await body(params, context))
       }
@@ -436,7 +425,14 @@ final class Connection: @unchecked Sendable {
   /// Sends a request's reply unless it was already sent (by the handler, or by
   /// the cancellation fallback): the first caller wins, later ones do nothing.
   /// The freed slot goes to the next queued request.
-  private func finish(_ sequence: UInt64, _ reply: Reply) {
+  /// Sends a notification now: it precedes the replies sent after it.
+  func notify(_ method: String, _ params: JSON?) {
+    var body: [UInt8] = []
+    OutgoingMessage.notification(method: method, params: params, into: &body)
+    sink.send(body)
+  }
+
+  func finish(_ sequence: UInt64, _ reply: Reply) {
     let entry = lock.withLock {
       let entry = state.running.removeValue(forKey: sequence)
       if entry != nil { state.repliesBeingSent += 1 }
