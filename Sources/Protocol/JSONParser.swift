@@ -112,6 +112,8 @@ extension JSONParser {
         index += 1
         return .object(object)
       }
+      // Room for a request's four members at once, instead of growing 1, 2, 4.
+      object.reserveCapacity(4)
       while true {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw unexpected() }
         let key = try parseString()
