@@ -216,7 +216,9 @@ extension Report {
     var echoFigure = Figure(
       key: "echo" + suffix.filter(\.isLetter), label: "echo p50" + suffix, unit: "µs", decimals: 1)
     echoFigure.value = unit / 1e3
-    echoFigure.detail = "the unit of the ratios below"
+    echoFigure.detail =
+      "the unit of the ratios below; p99 "
+      + "\(formatted(Double(echo.at(99)) / 1e3, decimals: 1, grouped: false)) µs"
     add(echoFigure)
     for (kind, percentiles) in measured.dropFirst() {
       let p50 = Double(percentiles.at(50))
