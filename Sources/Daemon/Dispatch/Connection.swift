@@ -422,9 +422,6 @@ final class Connection: @unchecked Sendable {
     }
   }
 
-  /// Sends a request's reply unless it was already sent (by the handler, or by
-  /// the cancellation fallback): the first caller wins, later ones do nothing.
-  /// The freed slot goes to the next queued request.
   /// Sends a notification now: it precedes the replies sent after it.
   func notify(_ method: String, _ params: JSON?) {
     var body: [UInt8] = []
@@ -432,6 +429,9 @@ final class Connection: @unchecked Sendable {
     sink.send(body)
   }
 
+  /// Sends a request's reply unless it was already sent (by the handler, or by
+  /// the cancellation fallback): the first caller wins, later ones do nothing.
+  /// The freed slot goes to the next queued request.
   func finish(_ sequence: UInt64, _ reply: Reply) {
     let entry = lock.withLock {
       let entry = state.running.removeValue(forKey: sequence)
