@@ -287,8 +287,8 @@ final class Connection: @unchecked Sendable {
       } catch {
         reply = .error(wireError(error, method: method))
       }
-      send(reply, id: id, to: target, wake: wake)
       if case .result = reply { daemon.services.startWatching() }
+      send(reply, id: id, to: target, wake: wake)
       return
     case ("initialize", _):
       send(

@@ -98,9 +98,15 @@ final class ServiceHub: Sendable {
   static let instanceId = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
 
   /// Starts forwarding changes made elsewhere (other daemons on the catalog)
-  /// to every initialized session, once; the first `initialize` calls it after
-  /// its reply is written, so that opening the catalog never delays the handshake.
+  /// to every initialized session, once, and returns when every change
+  /// committed from then on will be forwarded: `initialize` calls it before
+  /// its reply, as clients are told of such changes "from initialize on".
+  /// Opening the SQLite catalog never delays the handshake (its changes are
+  /// read from the log, from the moment watching began); PostgreSQL's are
+  /// heard only while listening, so the reply waits for the listener's first
+  /// attempt, as every request does.
   func startWatching() {
+    defer { runBlocking { [products] in await products.backend.waitUntilWatching() } }
     guard !watchingProducts.exchange(true, ordering: .relaxed) else { return }
     // Asked for here, not in the task: changes are reported from this moment on.
     let changes = products.backend.externalChanges()

@@ -620,6 +620,10 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     return external.stream
   }
 
+  public func waitUntilWatching() async {
+    await listenerStarted()
+  }
+
   private func startWatching() {
     // The listener's events wait here, the wake-up in the stream: the
     // consumer takes all that arrived meanwhile, to read their products in

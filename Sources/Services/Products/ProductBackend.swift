@@ -24,6 +24,12 @@ public protocol ProductBackend: Sendable {
   /// the order they were made; finishes when the backend is closed. A backend
   /// that cannot notice them returns a stream that never yields.
   func externalChanges() -> AsyncStream<[ProductChange]>
+  /// Returns once the changes `externalChanges` reports include every change
+  /// committed from now on: at once for a backend that notes when watching
+  /// began (the SQLite catalog reads its log from then) or cannot notice
+  /// changes; once its listener listens, or failed a first time, for one that
+  /// only hears of changes while listening (PostgreSQL).
+  func waitUntilWatching() async
 
   /// `get`'s product as JSON, answered at once on the calling thread when the
   /// backend can do that without waiting (a local file it reads directly);
@@ -38,6 +44,7 @@ public protocol ProductBackend: Sendable {
 }
 
 extension ProductBackend {
+  public func waitUntilWatching() async {}
   public func getNow(id: String) throws -> EncodedJSON? { nil }
   public func listNow(_ query: ProductListQuery) throws -> EncodedJSON? { nil }
 }
