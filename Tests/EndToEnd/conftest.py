@@ -169,6 +169,19 @@ class Catalog:
     def product_ids(self) -> set[str]:
         return {row[0] for row in self.cluster.psql("SELECT id FROM products", self.database)}
 
+    def wait_for_dead_sessions(self, timeout: float = 30) -> None:
+        """Returns once no other session is connected to this test's database. The server
+        ends a killed daemon's sessions only after each finished what it had received, a
+        COMMIT among it: until then its last batch may still land."""
+        if self.cluster is None:
+            return
+        deadline = time.monotonic() + timeout
+        sql = ("SELECT count(*) FROM pg_stat_activity"
+               " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        while int(self.cluster.psql(sql, self.database)[0][0]) > 0:
+            assert time.monotonic() < deadline, f"a killed daemon's sessions still run after {timeout}s"
+            time.sleep(0.05)
+
 
 def pytest_generate_tests(metafunc):
     """Modules marked `both_catalogs` run every test on SQLite and on PostgreSQL,

@@ -130,6 +130,7 @@ def test_acknowledged_creates_survive_kill_9(spawn, tmp_path, catalog_backend):
     t.join(10)
     assert len(acked) < n, "the daemon finished everything before it was killed: the test killed too late"
 
+    catalog_backend.wait_for_dead_sessions()
     on_disk = product_ids(catalog_backend, data)
     lost = set(acked) - on_disk
     assert not lost, f"{len(lost)} acknowledged products are not in the file after kill -9: {sorted(lost, key=int)[:20]}"
@@ -156,6 +157,7 @@ def test_acknowledged_updates_and_deletes_survive_kill_9(spawn, tmp_path, catalo
         assert_result(r, r["id"])
     d.kill()
     d.wait(5)
+    catalog_backend.wait_for_dead_sessions()
     integrity(catalog_backend, data)
     d2 = spawn(data_dir=data)
     d2.initialize()
