@@ -76,8 +76,16 @@ final class PlacePageReader: Sendable {
     }
   }
 
-  /// One statement per page size (1–45 keys): each stays in the statement cache.
+  /// One statement per page size (1–45 keys): each stays in the statement
+  /// cache. Its text is made once: making it again for every page cost
+  /// more than the statement cache's lookup.
   private static func select(count: Int) -> String {
+    count < selects.count ? selects[count] : makeSelect(count: count)
+  }
+
+  private static let selects = (0...PlaceSearch.maxPageable).map(makeSelect)
+
+  private static func makeSelect(count: Int) -> String {
     let placeholders = Array(repeating: "?", count: count).joined(separator: ", ")
     return "SELECT \(PlaceSchema.columns) FROM places WHERE key IN (\(placeholders))"
   }
