@@ -85,6 +85,21 @@ public enum JSONWriter {
     literal.withUTF8Buffer { output.append(contentsOf: $0) }
   }
 
+  /// `value` as `JSONNumber(value)` spells it, without the `JSONNumber`:
+  /// an integral value (below 10¹⁵) in its digits, another finite one in
+  /// its shortest round-tripping form, a non-finite one as `0`.
+  public static func writeNumber(_ value: Double, into output: inout [UInt8]) {
+    guard value.isFinite else {
+      output.append(UInt8(ascii: "0"))
+      return
+    }
+    if value == value.rounded(), abs(value) < 1e15 {
+      writeInteger(Int(value), into: &output)
+    } else {
+      output.append(contentsOf: value.description.utf8)
+    }
+  }
+
   public static func writeString(_ string: String, into output: inout [UInt8]) {
     var string = string
     string.withUTF8 { writeEscaped($0, into: &output) }
@@ -94,13 +109,76 @@ public enum JSONWriter {
   /// a JSON string, without making a `String` of it. Invalid UTF-8 is
   /// repaired as `String(decoding:as:)` repairs it, so the text written is
   /// the same as through `writeString`.
+  ///
+  /// One pass both checks the text and finds what needs escaping (a row of
+  /// places is mostly such text), copying the runs between escapes as they
+  /// are; eight bytes at a time while they are ASCII that needs none. Text
+  /// found invalid is taken back and written again, repaired.
   public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
   {
-    guard UTF8Validation.isValid(bytes) else {
-      writeString(String(decoding: bytes, as: UTF8.self), into: &output)
-      return
+    let start = output.count
+    output.append(UInt8(ascii: "\""))
+    let count = bytes.count
+    var runStart = 0
+    var index = 0
+    while index < count {
+      if let base = bytes.baseAddress {
+        while count - index >= 8,
+          isPlainASCII(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        {
+          index += 8
+        }
+        guard index < count else { break }
+      }
+      let byte = bytes[index]
+      if byte >= 0x80 {
+        guard let length = UTF8Validation.sequenceLength(bytes, at: index) else {
+          output.removeSubrange(start...)
+          writeString(String(decoding: bytes, as: UTF8.self), into: &output)
+          return
+        }
+        index += length
+        continue
+      }
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        index += 1
+        continue
+      }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+      writeEscape(byte, into: &output)
+      index += 1
+      runStart = index
     }
-    writeEscaped(bytes, into: &output)
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+    output.append(UInt8(ascii: "\""))
+  }
+
+  /// Whether eight bytes are all ASCII with none to escape.
+  @inline(__always)
+  private static func isPlainASCII(_ word: UInt64) -> Bool {
+    (word | escapeBits(word)) & highBits == 0
+  }
+
+  /// Whether any of the eight bytes in `word` is a control character, a
+  /// quote or a backslash.
+  @inline(__always)
+  static func needsEscape(_ word: UInt64) -> Bool {
+    escapeBits(word) & highBits != 0
+  }
+
+  private static var highBits: UInt64 { 0x8080_8080_8080_8080 }
+
+  /// Bits whose top bit of some byte is set when one of the bytes is below
+  /// 0x20, a quote or a backslash: the classic tests for a byte below n,
+  /// `(w - n·0x01…) & ~w & 0x80…`, and for a zero byte after an exclusive or
+  /// ("Bit Twiddling Hacks"; exact for "any byte", not for which).
+  @inline(__always)
+  private static func escapeBits(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+    let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+    return (word &- ones &* 0x20) & ~word | (quotes &- ones) & ~quotes
+      | (backslashes &- ones) & ~backslashes
   }
 
   /// Writes valid UTF-8 as a quoted JSON string.
@@ -124,37 +202,31 @@ public enum JSONWriter {
       }
       output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index - 1]))
       runStart = index
-      output.append(UInt8(ascii: "\\"))
-      switch byte {
-      case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
-      case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
-      case 0x08: output.append(UInt8(ascii: "b"))
-      case 0x0C: output.append(UInt8(ascii: "f"))
-      case 0x0A: output.append(UInt8(ascii: "n"))
-      case 0x0D: output.append(UInt8(ascii: "r"))
-      case 0x09: output.append(UInt8(ascii: "t"))
-      default:
-        output.append(contentsOf: "u00".utf8)
-        output.append(hexDigits[Int(byte >> 4)])
-        output.append(hexDigits[Int(byte & 0x0F)])
-      }
+      writeEscape(byte, into: &output)
     }
     output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     output.append(UInt8(ascii: "\""))
   }
 
-  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-  /// Whether any of the eight bytes in `word` is a control character, a
-  /// quote or a backslash (the bit tricks of "Bit Twiddling Hacks": a byte
-  /// below `n`, a byte equal to `n`; exact as a yes or no).
-  static func needsEscape(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-    let hasControl = (word &- ones &* 0x20) & ~word & highs != 0
-    return hasControl || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+  /// The escape of a control character, a quote or a backslash.
+  private static func writeEscape(_ byte: UInt8, into output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\\"))
+    switch byte {
+    case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+    case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+    case 0x08: output.append(UInt8(ascii: "b"))
+    case 0x0C: output.append(UInt8(ascii: "f"))
+    case 0x0A: output.append(UInt8(ascii: "n"))
+    case 0x0D: output.append(UInt8(ascii: "r"))
+    case 0x09: output.append(UInt8(ascii: "t"))
+    default:
+      output.append(contentsOf: "u00".utf8)
+      output.append(hexDigits[Int(byte >> 4)])
+      output.append(hexDigits[Int(byte & 0x0F)])
+    }
   }
+
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 extension JSON {

@@ -52,19 +52,49 @@ final class JSONWriterUTF8Tests: XCTestCase {
     }
   }
 
-  func testLongerMostlyASCIITextAgreesWithTheStandardLibrary() {
-    // Longer than a word and mostly ASCII, so that the eight-byte steps of the
-    // validation and the escaping meet each special byte at each position.
+  /// Longer text, so that runs of eight ASCII bytes that need no escape are
+  /// skipped at once: each special byte at each offset around them.
+  func testEscapesAndNonASCIIAtEveryOffsetOfLongerText() {
+    let specials: [[UInt8]] = [
+      [0x22], [0x5C], [0x00], [0x1F], [0x0A], [0x7F], [0x20], Array("é".utf8), Array("서".utf8),
+      Array("😀".utf8), [0xFF], [0xC2], [0xED, 0xA0, 0x80],
+    ]
+    for length in [7, 8, 9, 15, 16, 17, 31, 40] {
+      for offset in 0..<length {
+        for special in specials {
+          var bytes = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+          bytes.replaceSubrange(offset..<(offset + 1), with: special)
+          assertSameAsString(bytes)
+        }
+      }
+    }
+  }
+
+  func testLongerRandomTextAgreesWithTheStandardLibrary() {
     var generator = SystemRandomNumberGenerator()
+    // Mostly plain ASCII, with some of every kind of byte.
     let alphabet: [UInt8] =
-      [0x00, 0x1F, 0x20, 0x22, 0x5C, 0x7F, 0x80, 0xBF, 0xC2, 0xE0, 0xEC, 0xED, 0xF0, 0xFF]
-      + Array(repeating: UInt8(ascii: "a"), count: 40)
+      Array("abcdefghij 0123456789-./:>".utf8) + [
+        0x00, 0x09, 0x1F, 0x22, 0x5C, 0x7F, 0x80, 0xBF, 0xC2, 0xE0, 0xEA, 0xB0, 0xED, 0xF0, 0xFF,
+      ]
     for _ in 0..<20_000 {
-      let count = Int.random(in: 0...40, using: &generator)
-      let bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator) ?? 0 }
+      let count = Int.random(in: 0...48, using: &generator)
+      let bytes = (0..<count).map { _ in
+        Int.random(in: 0..<4, using: &generator) == 0
+          ? (alphabet.randomElement(using: &generator) ?? 0) : UInt8(ascii: "m")
+      }
       let valid = String(validating: bytes, as: UTF8.self) != nil
       XCTAssertEqual(bytes.withUnsafeBufferPointer(UTF8Validation.isValid), valid, "\(bytes)")
       assertSameAsString(bytes)
+    }
+    for _ in 0..<2_000 {
+      var text = ""
+      for _ in 0..<Int.random(in: 0...30, using: &generator) {
+        text +=
+          ["서울 ", "강남구", " 123-4", "\"", "\\", "\n", "http://place.map.kakao.com/", "é"]
+          .randomElement(using: &generator) ?? ""
+      }
+      assertSameAsString(Array(text.utf8))
     }
   }
 

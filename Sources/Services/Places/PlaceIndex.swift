@@ -828,6 +828,12 @@ public struct PlaceIndex: Sendable {
     /// How many of the positions are in the area: for a circle, the bounds
     /// of `bounds` and `membership` inlined over the arrays' buffers, the
     /// hottest loop of a search (the cells on a circle's edge).
+    ///
+    /// Without a branch per point: whether an edge cell's point is inside is
+    /// a coin toss the processor cannot predict, so every point's bounds are
+    /// computed and their verdicts added up, and the few points they leave
+    /// undecided (near the radius, or too far for the bounds) get the exact
+    /// distance in a second pass over the same positions.
     func count(_ positions: Range<Int>) -> Int {
       guard case .circle = area, origin != nil else {
         var count = 0
@@ -838,21 +844,32 @@ public struct PlaceIndex: Sendable {
       return index.xs.withUnsafeBufferPointer { xs in
         index.ys.withUnsafeBufferPointer { ys in
           index.cosYs.withUnsafeBufferPointer { cosYs in
-            var count = 0
-            for position in positions {
+            // Whether the bounds put the point inside, and whether they decide
+            // it at all: 1 or 0 each.
+            @inline(__always)
+            func verdict(_ position: Int) -> (inside: Int, decided: Int) {
               let halfY = (ys[position] - originY) * scale
               let halfX = (xs[position] - originX) * scale
               let squareY = halfY * halfY
               let squareX = halfX * halfX
               let largest = max(squareY, squareX)
-              if largest <= 0.0025 {
-                let high = squareY + originCos * cosYs[position] * squareX
-                if high <= insideTerm {
-                  count += 1
-                  continue
-                }
-                if high * (1 - largest * Self.third) > outsideTerm { continue }
-              }
+              let high = squareY + originCos * cosYs[position] * squareX
+              let low = high * (1 - largest * Self.third)
+              // Integers combined with `&` and `|`, not `&&` and `||`, which branch.
+              let isNear = largest <= 0.0025 ? 1 : 0
+              let isInside = isNear & (high <= insideTerm ? 1 : 0)
+              let isOutside = isNear & (low > outsideTerm ? 1 : 0)
+              return (isInside, isInside | isOutside)
+            }
+            var count = 0
+            var decided = 0
+            for position in positions {
+              let (inside, isDecided) = verdict(position)
+              count &+= inside
+              decided &+= isDecided
+            }
+            guard decided < positions.count else { return count }
+            for position in positions where verdict(position).decided == 0 {
               if distance(position) <= radius { count += 1 }
             }
             return count

@@ -47,8 +47,10 @@ final class PlacePageReader: Sendable {
   /// a search's reply. A key with no row is left out.
   func writePlaces(_ page: [(key: Int64, distance: Int?)], into output: inout [UInt8]) throws {
     guard !page.isEmpty else { return }
-    // SQLite returns the rows in key order, in one statement (so from one
-    // snapshot); each is written into `scratch` and then copied out in page order.
+    // SQLite returns the rows in one statement (so from one snapshot), in
+    // the page's order as it runs the join, though SQL promises no order
+    // without `ORDER BY`: each is written into `scratch` and then copied out
+    // in page order.
     let (scratch, written) = try database.withLock { stored in
       try opened(&stored).withStatement(Self.select(count: page.count)) { statement in
         var scratch: [UInt8] = []
@@ -76,10 +78,23 @@ final class PlacePageReader: Sendable {
     }
   }
 
-  /// One statement per page size (1–45 keys): each stays in the statement cache.
+  /// One statement per page size (1–45 keys): each stays in the statement
+  /// cache. Its text is made once: making it again for every page cost
+  /// more than the statement cache's lookup.
   private static func select(count: Int) -> String {
-    let placeholders = Array(repeating: "?", count: count).joined(separator: ", ")
-    return "SELECT \(PlaceSchema.columns) FROM places WHERE key IN (\(placeholders))"
+    count < selects.count ? selects[count] : makeSelect(count: count)
+  }
+
+  private static let selects = (0...PlaceSearch.maxPageable).map(makeSelect)
+
+  /// The keys as a `VALUES` list joined to the table, not `key IN (…)`:
+  /// SQLite opens, fills and closes a temporary B-tree of an `IN` list's
+  /// values at each run (a profile of searches showed it), while it reads
+  /// a `VALUES` list in place, seeking each row in the list's order.
+  private static func makeSelect(count: Int) -> String {
+    let keys = Array(repeating: "(?)", count: count).joined(separator: ", ")
+    return
+      "SELECT \(PlaceSchema.columns) FROM (VALUES \(keys)) AS page CROSS JOIN places ON places.key = page.column1"
   }
 
   /// The connection, opened on first use; called with the mutex held.

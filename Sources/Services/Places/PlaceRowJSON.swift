@@ -30,9 +30,9 @@ enum PlaceRowJSON {
     output.append(contentsOf: #","roadAddressName":"#.utf8)
     try text(row, 7, into: &output)
     output.append(contentsOf: #","x":"#.utf8)
-    output.append(contentsOf: JSONNumber(try row.double(8)).text.utf8)
+    JSONWriter.writeNumber(try row.double(8), into: &output)
     output.append(contentsOf: #","y":"#.utf8)
-    output.append(contentsOf: JSONNumber(try row.double(9)).text.utf8)
+    JSONWriter.writeNumber(try row.double(9), into: &output)
     output.append(contentsOf: #","distance":"#.utf8)
     if let distance {
       JSONWriter.writeInteger(distance, into: &output)
