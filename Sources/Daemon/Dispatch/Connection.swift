@@ -323,7 +323,8 @@ final class Connection: @unchecked Sendable {
       id: id, method: method, daemon: daemon, session: session, connection: self, params: params,
       lane: lane)
     if let now = handler.now, lane.map({ lanes.isIdle($0.key) }) ?? true {
-      let answer: (Reply) -> Void = { [self] reply in
+      // A local function, not a closure value: nothing to allocate.
+      func answer(_ reply: Reply) {
         daemon.timings.record(method, since: request.received)
         send(reply, id: id, to: target, wake: wake)
       }

@@ -2,7 +2,10 @@ import Protocol
 
 /// One JSON-RPC method the daemon serves: its name, how it runs, and which
 /// requests must not overtake each other.
-struct Method: Sendable {
+///
+/// A class: every request looks its method up, and copying a struct of
+/// closures out of the registry retained each of them.
+final class Method: Sendable {
   enum Body: Sendable {
     /// Quick work that never blocks or awaits (an echo, a status read): it
     /// runs on the reader thread in arrival order, with no task to start.
@@ -27,14 +30,23 @@ struct Method: Sendable {
   /// reply in less time than waking a pool thread takes, or that hand their
   /// work at once to a thread of its own (a database connection's), which
   /// then saves one of two wake-ups. Never for one that may block first.
-  var startsOnReader = false
+  let startsOnReader: Bool
   /// The read, answered on the reader thread before any task starts, when it
   /// can be at once (a local file read on that thread's own connection): it
   /// gives the reply to its third argument, which sends it, and returns true;
   /// false means it cannot, and `body` runs as usual. No thread hand-off at
   /// all, for the reads clients make most. A method with a lane is asked
   /// only while its lane is idle: nothing it must follow is still waiting.
-  var now: (@Sendable (JSON?, RequestContext, (Reply) -> Void) throws -> Bool)?
+  let now: (@Sendable (JSON?, RequestContext, (Reply) -> Void) throws -> Bool)?
+
+  init(
+    contract: MethodContract, body: Body, lane: (@Sendable (JSON?) -> String?)?,
+    startsOnReader: Bool = false,
+    now: (@Sendable (JSON?, RequestContext, (Reply) -> Void) throws -> Bool)? = nil
+  ) {
+    (self.contract, self.body, self.lane) = (contract, body, lane)
+    (self.startsOnReader, self.now) = (startsOnReader, now)
+  }
 
   var name: String { contract.name }
 
