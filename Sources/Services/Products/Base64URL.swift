@@ -22,9 +22,10 @@ enum Base64URL {
 
   static func decode(_ text: String) -> [UInt8]? {
     var values: [UInt8] = []
+    values.reserveCapacity(text.utf8.count)
     for byte in text.utf8 {
-      guard let value = alphabet.firstIndex(of: byte) else { return nil }
-      values.append(UInt8(value))
+      guard let value = value(of: byte) else { return nil }
+      values.append(value)
     }
     guard values.count % 4 != 1 else { return nil }
     var out: [UInt8] = []
@@ -40,5 +41,18 @@ enum Base64URL {
       index += 4
     }
     return out
+  }
+
+  /// The 6-bit value `byte` stands for in `alphabet`, by its ranges (a search
+  /// of the alphabet showed in the profile of a page read by its cursor).
+  private static func value(of byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+    case UInt8(ascii: "-"): 62
+    case UInt8(ascii: "_"): 63
+    default: nil
+    }
   }
 }

@@ -285,6 +285,14 @@ final class ProductCursorTests: XCTestCase {
     XCTAssertEqual(Base64URL.encode(Array("any carnal pleas".utf8)), "YW55IGNhcm5hbCBwbGVhcw")
     XCTAssertNil(Base64URL.decode("a+b/"))
     XCTAssertNil(Base64URL.decode("abcde"))
+    // Each symbol stands for its place in the alphabet; its neighbours in ASCII for nothing.
+    let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    for (value, symbol) in alphabet.enumerated() {
+      XCTAssertEqual(Base64URL.decode("\(symbol)A"), [UInt8(value << 2)], "\(symbol)")
+    }
+    for outside in ["@", "[", "`", "{", "/", ":", ".", ",", "^", "~"] {
+      XCTAssertNil(Base64URL.decode(outside + "A"), outside)
+    }
   }
 
   func testDemoCatalogIsDeterministicAndPlausible() {
