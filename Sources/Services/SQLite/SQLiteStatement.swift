@@ -247,11 +247,15 @@ public final class SQLiteStatement {
     }
   }
 
-  /// The storage class of the column's value, checked against `accepted`.
-  private func columnType(_ index: Int, accepting accepted: Int32..., as wanted: String) throws {
+  /// The storage class of the column's value, checked against `accepted`
+  /// and `alsoAccepted` (two at most: not a variadic list, an array made at
+  /// every column read).
+  private func columnType(
+    _ index: Int, accepting accepted: Int32, or alsoAccepted: Int32? = nil, as wanted: String
+  ) throws {
     try checkColumn(index)
     let type = sqlite3_column_type(handle, Int32(index))
-    guard accepted.contains(type) else {
+    guard type == accepted || type == alsoAccepted else {
       let name = (try? columnName(at: index)) ?? ""
       throw SQLiteError.misuse(
         "column \(index) (\(name)) holds \(storageClassName(type)), not \(wanted)", sql: sql,
@@ -283,7 +287,7 @@ public final class SQLiteStatement {
 
   /// The column's REAL value, or its INTEGER value converted.
   public func double(_ index: Int) throws -> Double {
-    try columnType(index, accepting: SQLITE_FLOAT, SQLITE_INTEGER, as: "REAL")
+    try columnType(index, accepting: SQLITE_FLOAT, or: SQLITE_INTEGER, as: "REAL")
     return sqlite3_column_double(handle, Int32(index))
   }
 
@@ -310,7 +314,7 @@ public final class SQLiteStatement {
 
   /// The column's BLOB value, or the UTF-8 bytes of its TEXT value.
   public func blob(_ index: Int) throws -> [UInt8] {
-    try columnType(index, accepting: SQLITE_BLOB, SQLITE_TEXT, as: "BLOB")
+    try columnType(index, accepting: SQLITE_BLOB, or: SQLITE_TEXT, as: "BLOB")
     // The pointer first, then the size (the order SQLite documents).
     guard let bytes = sqlite3_column_blob(handle, Int32(index)) else { return [] }
     let count = Int(sqlite3_column_bytes(handle, Int32(index)))
