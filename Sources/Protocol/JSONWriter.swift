@@ -101,6 +101,13 @@ public enum JSONWriter {
   }
 
   public static func writeString(_ string: String, into output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    writeContents(string, into: &output)
+    output.append(UInt8(ascii: "\""))
+  }
+
+  /// Writes what goes between a JSON string's quotes for `string`.
+  private static func writeContents(_ string: String, into output: inout [UInt8]) {
     var string = string
     string.withUTF8 { writeEscaped($0, into: &output) }
   }
@@ -109,15 +116,25 @@ public enum JSONWriter {
   /// a JSON string, without making a `String` of it. Invalid UTF-8 is
   /// repaired as `String(decoding:as:)` repairs it, so the text written is
   /// the same as through `writeString`.
+  public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
+  {
+    output.append(UInt8(ascii: "\""))
+    writeContents(utf8: bytes, into: &output)
+    output.append(UInt8(ascii: "\""))
+  }
+
+  /// Writes what goes between a JSON string's quotes for the UTF-8 text
+  /// `bytes`, as `writeString(utf8:)` does: for a string put together from
+  /// parts (a URL from a prefix that needs no escape and a column's text).
   ///
   /// One pass both checks the text and finds what needs escaping (a row of
   /// places is mostly such text), copying the runs between escapes as they
   /// are; eight bytes at a time while they are ASCII that needs none. Text
   /// found invalid is taken back and written again, repaired.
-  public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
-  {
+  public static func writeContents(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]
+  ) {
     let start = output.count
-    output.append(UInt8(ascii: "\""))
     let count = bytes.count
     var runStart = 0
     var index = 0
@@ -134,7 +151,7 @@ public enum JSONWriter {
       if byte >= 0x80 {
         guard let length = UTF8Validation.sequenceLength(bytes, at: index) else {
           output.removeSubrange(start...)
-          writeString(String(decoding: bytes, as: UTF8.self), into: &output)
+          writeContents(String(decoding: bytes, as: UTF8.self), into: &output)
           return
         }
         index += length
@@ -150,7 +167,6 @@ public enum JSONWriter {
       runStart = index
     }
     output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
-    output.append(UInt8(ascii: "\""))
   }
 
   /// Whether eight bytes are all ASCII with none to escape.
@@ -181,10 +197,9 @@ public enum JSONWriter {
       | (backslashes &- ones) & ~backslashes
   }
 
-  /// Writes valid UTF-8 as a quoted JSON string.
+  /// Writes valid UTF-8 as what goes between a JSON string's quotes.
   private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
   {
-    output.append(UInt8(ascii: "\""))
     var runStart = 0
     var index = 0
     while index < bytes.count {
@@ -205,7 +220,6 @@ public enum JSONWriter {
       writeEscape(byte, into: &output)
     }
     output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-    output.append(UInt8(ascii: "\""))
   }
 
   /// The escape of a control character, a quote or a backslash.

@@ -31,29 +31,30 @@ public enum RFC3339 {
     let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
     let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
     let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
-    // Filled in place, then appended at once.
+    // Filled in place two digits at a time (no loop), then appended at once.
     var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     withUnsafeMutableBytes(of: &text) { text in
-      func put(_ value: Int, _ width: Int, endingAt end: Int) {
-        var value = value
-        for index in stride(from: end - 1, through: end - width, by: -1) {
-          text[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-          value /= 10
-        }
+      func put(_ value: Int, at index: Int) {
+        text[index] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
+        text[index + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
       }
-      put(year, 4, endingAt: 4)
+      let shownYear = (0...9_999).contains(year) ? year : 0
+      put(shownYear / 100, at: 0)
+      put(shownYear % 100, at: 2)
       text[4] = 0x2D
-      put(month, 2, endingAt: 7)
+      put(month, at: 5)
       text[7] = 0x2D
-      put(day, 2, endingAt: 10)
+      put(day, at: 8)
       text[10] = 0x54
-      put(time / 3_600, 2, endingAt: 13)
+      put(time / 3_600, at: 11)
       text[13] = 0x3A
-      put(time / 60 % 60, 2, endingAt: 16)
+      put(time / 60 % 60, at: 14)
       text[16] = 0x3A
-      put(time % 60, 2, endingAt: 19)
+      put(time % 60, at: 17)
       text[19] = 0x2E
-      put(fraction, 6, endingAt: 26)
+      put(fraction / 10_000, at: 20)
+      put(fraction / 100 % 100, at: 22)
+      put(fraction % 100, at: 24)
       text[26] = 0x5A
       // A year outside 0…9999 is written whole (RFC 3339 has no room for it).
       if (0...9_999).contains(year) {

@@ -68,22 +68,18 @@ public struct DemoProductImages: Sendable {
   /// (`resolved`), from the bytes of its column.
   func writeURL(stored: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
     let prefixCount = Self.storedPrefixLiteral.utf8CodeUnitCount
-    guard stored.count >= prefixCount,
-      Self.storedPrefixLiteral.withUTF8Buffer({ $0.elementsEqual(stored[..<prefixCount]) })
+    guard stored.count >= prefixCount, let start = stored.baseAddress,
+      memcmp(Self.storedPrefixLiteral.utf8Start, start, prefixCount) == 0
     else {
       JSONWriter.writeString(utf8: stored, into: &output)
       return
     }
-    // Put together on the stack: one for every product of a page.
-    let name = UnsafeBufferPointer(rebasing: stored[prefixCount...])
-    let suffix: StaticString = ".png"
-    let count = urlPrefixBytes.count + name.count + suffix.utf8CodeUnitCount
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { url in
-      var end = url.initialize(fromContentsOf: urlPrefixBytes)
-      end = url[end...].initialize(fromContentsOf: name)
-      _ = suffix.withUTF8Buffer { url[end...].initialize(fromContentsOf: $0) }
-      JSONWriter.writeString(utf8: UnsafeBufferPointer(url), into: &output)
-    }
+    // The prefix is percent-encoded: nothing in it to escape.
+    output.append(UInt8(ascii: "\""))
+    output.append(contentsOf: urlPrefixBytes)
+    JSONWriter.writeContents(
+      utf8: UnsafeBufferPointer(rebasing: stored[prefixCount...]), into: &output)
+    JSONWriter.writeLiteral(#".png""#, into: &output)
   }
 
   func resolved(_ page: ProductPage) -> ProductPage {
