@@ -25,6 +25,16 @@ final class SQLiteDatabaseTests: XCTestCase {
 
   // MARK: Opening
 
+  /// SQLite is set up before the process's first connection with its memory
+  /// statistics off (they take a process-wide mutex at each allocation): it
+  /// then counts nothing.
+  func testMemoryStatisticsAreOff() throws {
+    let database = try open()
+    try database.execute("CREATE TABLE t (x TEXT)")
+    try database.execute("INSERT INTO t VALUES (hex(randomblob(10000)))")
+    XCTAssertEqual(sqlite3_memory_used(), 0)
+  }
+
   /// Switching a new file to WAL needs it to itself and SQLite does not wait
   /// for that: connections opening one new file together must still all open.
   func testConnectionsOpeningANewFileTogetherAllOpenInWAL() throws {
