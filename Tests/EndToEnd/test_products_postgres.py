@@ -8,6 +8,7 @@ The product suite itself (test_products*.py) runs on both catalogs."""
 from __future__ import annotations
 
 import contextlib
+import socket
 import statistics
 import subprocess
 import time
@@ -170,6 +171,22 @@ def test_unreachable_database_is_retryable_and_other_services_keep_serving(spawn
     assert d.result("daemon/status")["backends"]["products"] == "postgres"
     # And again: every call tries to connect anew.
     assert_error(d.call("products/create", {"nameKo": "나중에", "price": 1}), UPSTREAM_UNAVAILABLE)
+
+
+def test_a_database_that_never_answers_holds_up_initialize_a_second_at_most(spawn):
+    """initialize waits for the listener's first attempt, but not for the connect
+    timeout (5 s) of a server that accepts and then says nothing."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # the kernel completes the handshake; nobody ever answers
+        port = silent.getsockname()[1]
+        d = spawn(env={"CATALOGD_DATABASE_URL": f"postgres://nobody@127.0.0.1:{port}/nothing"})
+        started = time.monotonic()
+        d.initialize()
+        waited = time.monotonic() - started
+        assert 0.9 <= waited < 4, f"initialize took {waited:.2f}s"
+        assert d.result("quotes/random")["content"]
+        assert "initialize replied before the products database listened" in d.stderr_text()
 
 
 @pytest.mark.timeout_s(120)

@@ -20,6 +20,28 @@ func runBlocking<Result: Sendable>(_ operation: @escaping @Sendable () async -> 
   }
 }
 
+/// `runBlocking`, but for at most `seconds`: nil once they passed (the task
+/// goes on, its result unused).
+func runBlocking<Result: Sendable>(
+  atMost seconds: Double, _ operation: @escaping @Sendable () async -> Result
+) -> Result? {
+  let outcome = BlockingOutcome<Result>()
+  Task {
+    let value = await operation()
+    outcome.lock.withLock {
+      outcome.value = value
+      outcome.lock.broadcast()
+    }
+  }
+  let limit = deadline(after: seconds)
+  return outcome.lock.withLock {
+    while true {
+      if let value = outcome.value { return value }
+      guard outcome.lock.wait(until: limit) else { return outcome.value }
+    }
+  }
+}
+
 /// The result `runBlocking` waits for.
 ///
 /// `@unchecked Sendable`: `value` is written once and read, both under `lock`.

@@ -94,6 +94,10 @@ final class ServiceHub: Sendable {
     }
   }
 
+  /// How long `initialize`'s reply waits for the daemon to watch other
+  /// daemons' changes.
+  static let watchingWait = 1.0
+
   /// Identifies this process among the daemons sharing a catalog file.
   static let instanceId = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
 
@@ -104,9 +108,20 @@ final class ServiceHub: Sendable {
   /// Opening the SQLite catalog never delays the handshake (its changes are
   /// read from the log, from the moment watching began); PostgreSQL's are
   /// heard only while listening, so the reply waits for the listener's first
-  /// attempt, as every request does.
+  /// attempt, as every request does, but at most `watchingWait`: a server
+  /// that does not answer fails that attempt only after the connect timeout.
   func startWatching() {
-    defer { runBlocking { [products] in await products.backend.waitUntilWatching() } }
+    defer {
+      let listening = runBlocking(atMost: Self.watchingWait) { [products] () -> Bool in
+        await products.backend.waitUntilWatching()
+        return true
+      }
+      if listening == nil {
+        Log.warn(
+          "initialize replied before the products database listened: "
+            + "changes other daemons make meanwhile may go unreported")
+      }
+    }
     guard !watchingProducts.exchange(true, ordering: .relaxed) else { return }
     // Asked for here, not in the task: changes are reported from this moment on.
     let changes = products.backend.externalChanges()
