@@ -1,23 +1,14 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Runs `operation` as a task and blocks the calling thread until it returns.
 ///
 /// For the command-line entry points: `main.swift` stays synchronous, because
 /// asynchronous top-level code would run on the main actor, which the stdin
 /// reader blocks.
 func runBlocking<Result: Sendable>(_ operation: @escaping @Sendable () async -> Result) -> Result {
-  let outcome = BlockingOutcome<Result>()
-  Task {
-    let value = await operation()
-    outcome.lock.withLock {
-      outcome.value = value
-      outcome.lock.broadcast()
-    }
-  }
-  return outcome.lock.withLock {
-    while true {
-      if let value = outcome.value { return value }
-      outcome.lock.wait()
-    }
-  }
+  BlockingOutcome(operation).wait()
 }
 
 /// `runBlocking`, but for at most `seconds`: nil once they passed (the task
@@ -25,27 +16,43 @@ func runBlocking<Result: Sendable>(_ operation: @escaping @Sendable () async -> 
 func runBlocking<Result: Sendable>(
   atMost seconds: Double, _ operation: @escaping @Sendable () async -> Result
 ) -> Result? {
-  let outcome = BlockingOutcome<Result>()
-  Task {
-    let value = await operation()
-    outcome.lock.withLock {
-      outcome.value = value
-      outcome.lock.broadcast()
-    }
-  }
-  let limit = deadline(after: seconds)
-  return outcome.lock.withLock {
-    while true {
-      if let value = outcome.value { return value }
-      guard outcome.lock.wait(until: limit) else { return outcome.value }
-    }
-  }
+  BlockingOutcome(operation).wait(until: deadline(after: seconds))
 }
 
-/// The result `runBlocking` waits for.
+/// The result of a task `runBlocking` started, waited for.
 ///
 /// `@unchecked Sendable`: `value` is written once and read, both under `lock`.
-private final class BlockingOutcome<Result>: @unchecked Sendable {
-  let lock = ConditionLock()
-  var value: Result?
+private final class BlockingOutcome<Result: Sendable>: @unchecked Sendable {
+  private let lock = ConditionLock()
+  private var value: Result?
+
+  /// Starts `operation` as a task whose result this keeps.
+  init(_ operation: @escaping @Sendable () async -> Result) {
+    Task {
+      let value = await operation()
+      lock.withLock {
+        self.value = value
+        lock.broadcast()
+      }
+    }
+  }
+
+  func wait() -> Result {
+    lock.withLock {
+      while true {
+        if let value { return value }
+        lock.wait()
+      }
+    }
+  }
+
+  /// The result, or nil once `limit` (CLOCK_REALTIME) passed without it.
+  func wait(until limit: timespec) -> Result? {
+    lock.withLock {
+      while true {
+        if let value { return value }
+        guard lock.wait(until: limit) else { return value }
+      }
+    }
+  }
 }
