@@ -678,15 +678,16 @@ public final class PostgresProductBackend: ProductBackend, ProductSeeding {
     -> [ProductChange]
   {
     let changes = events.compactMap { Self.change(for: $0, origin: origin) }
-    let read = Set(
-      changes.filter { $0.reason == .created || $0.reason == .updated }.compactMap(\.id))
-    guard !read.isEmpty else { return changes }
+    // The id of a create's or an update's product, which is read.
+    func read(_ change: ProductChange) -> String? {
+      change.reason == .created || change.reason == .updated ? change.id : nil
+    }
+    let ids = Set(changes.compactMap(read))
+    guard !ids.isEmpty else { return changes }
     // A product that cannot be read is unknown: its change means a resync, as before.
-    let products = (try? await self.products(ids: read)) ?? [:]
+    let products = (try? await self.products(ids: ids)) ?? [:]
     return changes.map { change in
-      guard change.reason == .created || change.reason == .updated, let id = change.id else {
-        return change
-      }
+      guard let id = read(change) else { return change }
       return ProductChange(reason: change.reason, id: id, product: products[id])
     }
   }
