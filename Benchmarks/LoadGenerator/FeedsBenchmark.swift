@@ -187,11 +187,4 @@ struct FeedsBenchmark {
     }
     return [peakFigure, perFeed]
   }
-
-  /// Throws unless `reply` is a result.
-  private func expectResult(_ reply: String, _ what: String) throws {
-    if reply.contains(#""error":"#) {
-      throw BenchError.wrongReplies("\(what): \(reply.prefix(300))")
-    }
-  }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Services
 
 /// A minimal NDJSON client for request/reply benchmarks: one request at a
 /// time, replies read as lines; notifications are skipped.
@@ -39,6 +40,31 @@ final class LineClient {
     }
   }
 
+  /// Sends one request and returns the nanoseconds until its reply arrived;
+  /// throws if the reply is an error, saying what was asked (`what`). The reply
+  /// is looked at as bytes and only after the clock is read: a string of a
+  /// places page is microseconds of the client's own work.
+  func timedCall(_ methodAndParams: String, _ what: String) throws -> UInt64 {
+    let started = monotonicNanoseconds()
+    try send(methodAndParams)
+    while true {
+      let outcome: (elapsed: UInt64, failure: String?)? = try withNextLine { line in
+        if Self.isNotification(line) { return nil }
+        let elapsed = monotonicNanoseconds() - started
+        guard firstIndex(of: #""error":"#, in: UnsafeRawBufferPointer(line)) != nil else {
+          return (elapsed, nil)
+        }
+        return (elapsed, "\(what): " + String(decoding: line.prefix(300), as: UTF8.self))
+      }
+      guard let outcome else {
+        notificationsSkipped += 1
+        continue
+      }
+      if let failure = outcome.failure { throw BenchError.wrongReplies(failure) }
+      return outcome.elapsed
+    }
+  }
+
   /// Reads `count` replies (any order), skipping notifications, without
   /// keeping them: for throughput, where the client must not be the bottleneck.
   /// Throws at an error reply.
@@ -70,7 +96,7 @@ final class LineClient {
         Self.isNotification(line) ? nil : String(decoding: line, as: UTF8.self)
       }
       guard let reply else { continue }
-      if reply.contains(#""error":"#) { throw BenchError.wrongReplies(String(reply.prefix(300))) }
+      try expectResult(reply)
       replies.append(reply)
     }
     return replies
@@ -114,6 +140,20 @@ final class LineClient {
       guard count > 0 else { throw BenchError.daemonClosedOutput(answered: 0, expected: 1) }
       buffer.append(contentsOf: chunk[0..<count])
     }
+  }
+}
+
+/// Throws unless `reply` is a result, saying what it answered (`what`). The
+/// reply is searched as bytes: the standard library's string search walks
+/// characters, and under writes it took more of the machine than the daemon
+/// being measured.
+func expectResult(_ reply: String, _ what: String = "") throws {
+  var reply = reply
+  let isError = reply.withUTF8 {
+    firstIndex(of: #""error":"#, in: UnsafeRawBufferPointer($0)) != nil
+  }
+  if isError {
+    throw BenchError.wrongReplies((what.isEmpty ? "" : "\(what): ") + String(reply.prefix(300)))
   }
 }
 

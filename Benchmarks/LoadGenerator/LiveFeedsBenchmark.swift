@@ -256,10 +256,4 @@ struct LiveFeedsBenchmark {
   private func milliseconds(_ nanoseconds: UInt64) -> String {
     formatted(Double(nanoseconds) / 1e6, decimals: 3, grouped: false)
   }
-
-  private func expectResult(_ reply: String, _ what: String) throws {
-    if reply.contains(#""error":"#) {
-      throw BenchError.wrongReplies("\(what): \(reply.prefix(300))")
-    }
-  }
 }

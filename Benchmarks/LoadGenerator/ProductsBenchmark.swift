@@ -176,12 +176,8 @@ struct ProductsBenchmark {
     samples.reserveCapacity(count)
     for index in 0..<(count + warmUp) {
       let text = request(index)  // Untimed: it may do set-up of its own.
-      let started = monotonicNanoseconds()
-      let reply = try backend.client.call(text)
-      if reply.contains(#""error":"#) {
-        throw BenchError.wrongReplies("\(backend.label(label)): \(reply.prefix(300))")
-      }
-      if index >= warmUp { samples.append(monotonicNanoseconds() - started) }
+      let elapsed = try backend.client.timedCall(text, backend.label(label))
+      if index >= warmUp { samples.append(elapsed) }
     }
     return latencyFigure(backend.key(key), backend.label(label), samples, target: target)
   }

@@ -112,9 +112,12 @@ struct ReadsBenchmark {
       while true {
         let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
         if count <= 0 { return failure }
-        let text = String(decoding: chunk[0..<count], as: UTF8.self)
-        if failure == nil, let error = text.firstRange(of: #""error":"#) {
-          failure = String(text[error.lowerBound...].prefix(300))
+        if failure == nil,
+          let error = chunk.withUnsafeBytes({
+            firstIndex(of: #""error":"#, in: UnsafeRawBufferPointer(rebasing: $0[..<count]))
+          })
+        {
+          failure = String(decoding: chunk[error..<min(count, error + 300)], as: UTF8.self)
         }
       }
     }
@@ -153,12 +156,7 @@ struct ReadsBenchmark {
     for round in 0..<(Self.rounds + Self.warmUpRounds) {
       for (number, kind) in kinds.enumerated() {
         let text = kind.request(round)
-        let started = monotonicNanoseconds()
-        let reply = try client.call(text)
-        let elapsed = monotonicNanoseconds() - started
-        if reply.contains(#""error":"#) {
-          throw BenchError.wrongReplies("\(kind.label): \(reply.prefix(300))")
-        }
+        let elapsed = try client.timedCall(text, kind.label)
         if round >= Self.warmUpRounds { samples[number].append(elapsed) }
       }
     }
