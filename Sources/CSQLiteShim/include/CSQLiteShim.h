@@ -14,11 +14,6 @@ extern "C" {
 /// code (`SQLITE_MISUSE` after that).
 int csqlite_disable_memory_statistics(void);
 
-/// How large a statement or savepoint journal grows in memory before SQLite
-/// moves it to a temporary file (`SQLITE_CONFIG_STMTJRNL_SPILL`). Same
-/// conditions and result as above.
-int csqlite_set_statement_journal_spill(int bytes);
-
 #ifdef __cplusplus
 }
 #endif

@@ -54,20 +54,10 @@ public final class SQLiteDatabase {
   /// How many savepoints `savepoint` has open, to name the next one.
   var savepointDepth = 0
 
-  /// SQLite's set-up, done before the process's first connection:
-  /// - memory statistics off, since nothing reads them and they take a
-  ///   process-wide mutex at each of SQLite's allocations (several a read);
-  /// - savepoint and statement journals kept in memory up to
-  ///   `statementJournalSpillBytes`: a create touches more than SQLite's
-  ///   default 64 KiB of pages (six indexes, the full-text index, the
-  ///   change logs), and each spill made, wrote and deleted a temporary file.
-  private static let configured: Void = {
-    _ = csqlite_disable_memory_statistics()
-    _ = csqlite_set_statement_journal_spill(statementJournalSpillBytes)
-  }()
-
-  /// See `configured`. A write larger than this (an import's) still spills.
-  static let statementJournalSpillBytes: Int32 = 4 << 20
+  /// SQLite's set-up, done before the process's first connection: memory
+  /// statistics off, since nothing reads them and they take a process-wide
+  /// mutex at each of SQLite's allocations (several a read).
+  private static let configured: Void = { _ = csqlite_disable_memory_statistics() }()
 
   /// Opens (creating it unless read-only) the database at `path`.
   public convenience init(path: String, readOnly: Bool) throws {

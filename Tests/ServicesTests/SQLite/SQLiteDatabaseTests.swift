@@ -35,32 +35,6 @@ final class SQLiteDatabaseTests: XCTestCase {
     XCTAssertEqual(sqlite3_memory_used(), 0)
   }
 
-  /// A savepoint inside a transaction, as each batched write is, journals
-  /// every page it changes. Past SQLite's default 64 KiB that journal became
-  /// a temporary file, made and deleted at each create: it now stays in
-  /// memory, so the savepoint opens no file.
-  func testASavepointOfSeveralHundredKilobytesOpensNoFile() throws {
-    let database = try open()
-    try database.execute("CREATE TABLE t (x TEXT)")
-    try database.transaction {
-      for _ in 0..<400 { _ = try database.run("INSERT INTO t VALUES (hex(randomblob(500)))") }
-    }
-    let before = try openFileCount()
-    var during = 0
-    try database.transaction {
-      try database.savepoint {
-        XCTAssertEqual(try database.run("UPDATE t SET x = lower(x)"), 400)
-        during = try openFileCount()
-      }
-    }
-    XCTAssertEqual(during, before)
-  }
-
-  /// The process's open file descriptors (`/dev/fd`, on Linux and macOS alike).
-  private func openFileCount() throws -> Int {
-    try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
-  }
-
   /// Switching a new file to WAL needs it to itself and SQLite does not wait
   /// for that: connections opening one new file together must still all open.
   func testConnectionsOpeningANewFileTogetherAllOpenInWAL() throws {
