@@ -195,7 +195,7 @@ public final class SQLiteProductBackend: ProductBackend {
     guard let rowID = ProductRow.rowID(id) else { throw NotFound(resource: "product", id: id) }
     let images = images
     guard
-      let found = try readers.read({ database in
+      let found = try readers.readStatement({ database in
         try database.withStatement(Self.selectProductByID) { statement -> [UInt8]? in
           try statement.bind([.integer(rowID)])
           guard try statement.step() else { return nil }

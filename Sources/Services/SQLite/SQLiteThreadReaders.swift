@@ -44,15 +44,34 @@ public final class SQLiteThreadReaders: Sendable {
   /// burst, the burst's); nil when the file is busy (the caller asks the
   /// writer's connection instead).
   public func read<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T? {
+    try read(oneStatement: false, body)
+  }
+
+  /// Like `read`, for a `body` that runs one statement, which is then its own
+  /// read transaction (it sees every commit before it began, as a `read`
+  /// does). So a request alone in its burst, as each is from a client that
+  /// waits for every reply, pays no `BEGIN` and `ROLLBACK`; the second read of
+  /// a burst begins the burst's transaction as `read` would, so pipelined
+  /// requests still share one.
+  public func readStatement<T>(_ body: (SQLiteDatabase) throws -> T) throws -> T? {
+    try read(oneStatement: true, body)
+  }
+
+  private func read<T>(oneStatement: Bool, _ body: (SQLiteDatabase) throws -> T) throws -> T? {
     let connections = ThreadConnections.current
     var database: SQLiteDatabase?
     do {
       let opened = try self.database(of: connections)
       database = opened
       guard connections.burstDepth > 0 else {
+        if oneStatement { return try body(opened) }
         return try opened.transaction(.deferred) { try body(opened) }
       }
       if !opened.isInTransaction {
+        if oneStatement && !connections.readAlone.contains(where: { $0 === opened }) {
+          connections.readAlone.append(opened)
+          return try body(opened)
+        }
         try opened.run("BEGIN DEFERRED")
         connections.open.append(opened)
       }
@@ -66,7 +85,8 @@ public final class SQLiteThreadReaders: Sendable {
   }
 
   /// Starts a burst on this thread: until `endBurst`, the reads of each file
-  /// share one transaction, begun at the first of them. For the requests a
+  /// share one transaction, begun at the first of them (at the second, when
+  /// the first was a `readStatement`). For the requests a
   /// session read from its pipe at once: all were sent before that snapshot
   /// began, so it holds every write acknowledged before any of them was sent,
   /// and their file locks and cache checks are paid once. Bursts nest.
@@ -80,6 +100,7 @@ public final class SQLiteThreadReaders: Sendable {
     connections.burstDepth -= 1
     guard connections.burstDepth == 0 else { return }
     for database in connections.open { connections.end(database) }
+    connections.readAlone.removeAll(keepingCapacity: true)
   }
 }
 
@@ -92,6 +113,9 @@ private final class ThreadConnections {
   var burstDepth = 0
   /// The connections whose burst transaction is open.
   var open: [SQLiteDatabase] = []
+  /// The connections this burst read one statement from without a
+  /// transaction (`readStatement`): their next read of the burst begins one.
+  var readAlone: [SQLiteDatabase] = []
 
   /// Ends `database`'s burst transaction (a read: nothing to keep).
   func end(_ database: SQLiteDatabase) {

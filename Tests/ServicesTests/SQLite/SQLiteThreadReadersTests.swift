@@ -31,4 +31,37 @@ final class SQLiteThreadReadersTests: XCTestCase {
     XCTAssertEqual(try newest(), 3)
     SQLiteThreadReaders.endBurst()
   }
+
+  /// A one-statement read alone in its burst is its own transaction: no
+  /// `BEGIN` is left open behind it. The burst's next read begins the
+  /// transaction the rest share, so it sees what was committed in between.
+  func testAOneStatementReadBeginsNoTransactionAndTheBurstsNextReadDoes() throws {
+    let directory = try SQLiteTestDirectory()
+    defer { directory.remove() }
+    let path = directory.file()
+    let writer = try SQLiteDatabase(path: path)
+    try writer.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1)")
+    let readers = SQLiteThreadReaders(path: path)
+    func newest() throws -> (value: Int?, inTransaction: Bool)? {
+      try readers.readStatement { database in
+        let value = try database.queryOne("SELECT max(v) FROM t", []) { try $0.int(0) }
+        return (value, database.isInTransaction)
+      }
+    }
+
+    SQLiteThreadReaders.beginBurst()
+    let alone = try XCTUnwrap(newest())
+    XCTAssertEqual(alone.value, 1)
+    XCTAssertFalse(alone.inTransaction, "the first read of a burst is its statement's own")
+    XCTAssertFalse(try readers.database().isInTransaction)
+    try writer.run("INSERT INTO t VALUES (2)", [])
+    let second = try XCTUnwrap(newest())
+    XCTAssertEqual(second.value, 2, "the burst's transaction begins at its second read")
+    XCTAssertTrue(second.inTransaction)
+    try writer.run("INSERT INTO t VALUES (3)", [])
+    XCTAssertEqual(try newest()?.value, 2, "the rest share the second read's snapshot")
+    SQLiteThreadReaders.endBurst()
+    XCTAssertFalse(try readers.database().isInTransaction)
+    XCTAssertEqual(try newest()?.value, 3, "outside a burst, each read its own snapshot")
+  }
 }
