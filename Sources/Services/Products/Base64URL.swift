@@ -4,41 +4,43 @@ enum Base64URL {
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
   static func encode(_ bytes: [UInt8]) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity((bytes.count + 2) / 3 * 4)
-    var index = 0
-    while index < bytes.count {
-      let chunk = bytes[index..<min(index + 3, bytes.count)]
-      let value = chunk.enumerated().reduce(UInt32(0)) {
-        $0 | UInt32($1.element) << (16 - 8 * $1.offset)
+    String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { out in
+      alphabet.withUnsafeBufferPointer { alphabet in
+        var written = 0
+        var index = 0
+        while index < bytes.count {
+          let count = min(3, bytes.count - index)
+          // Up to three bytes, big-endian, in the low 24 bits.
+          var value = UInt32(bytes[index]) << 16
+          if count > 1 { value |= UInt32(bytes[index + 1]) << 8 }
+          if count > 2 { value |= UInt32(bytes[index + 2]) }
+          for position in 0...count {
+            out[written] = alphabet[Int((value >> (18 - 6 * UInt32(position))) & 0x3F)]
+            written += 1
+          }
+          index += 3
+        }
+        return written
       }
-      for position in 0..<(chunk.count + 1) {
-        out.append(alphabet[Int((value >> (18 - 6 * position)) & 0x3F)])
-      }
-      index += 3
     }
-    return String(decoding: out, as: UTF8.self)
   }
 
   static func decode(_ text: String) -> [UInt8]? {
-    var values: [UInt8] = []
-    values.reserveCapacity(text.utf8.count)
+    let count = text.utf8.count
+    guard count % 4 != 1 else { return nil }
+    var out: [UInt8] = []
+    out.reserveCapacity(count * 3 / 4)
+    // Bits not yet written out, oldest highest, and how many there are.
+    var bits: UInt32 = 0
+    var held = 0
     for byte in text.utf8 {
       guard let value = value(of: byte) else { return nil }
-      values.append(value)
-    }
-    guard values.count % 4 != 1 else { return nil }
-    var out: [UInt8] = []
-    var index = 0
-    while index < values.count {
-      let chunk = values[index..<min(index + 4, values.count)]
-      let value = chunk.enumerated().reduce(UInt32(0)) {
-        $0 | UInt32($1.element) << (18 - 6 * $1.offset)
+      bits = bits << 6 | UInt32(value)
+      held += 6
+      if held >= 8 {
+        held -= 8
+        out.append(UInt8(truncatingIfNeeded: bits >> UInt32(held)))
       }
-      for position in 0..<(chunk.count - 1) {
-        out.append(UInt8((value >> (16 - 8 * position)) & 0xFF))
-      }
-      index += 4
     }
     return out
   }

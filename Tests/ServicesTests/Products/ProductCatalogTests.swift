@@ -277,6 +277,37 @@ final class ProductCursorTests: XCTestCase {
     }
   }
 
+  /// The cursor's JSON is written straight into bytes: the same text as the
+  /// `JSON` tree it was made from before, so cursors clients hold stay valid.
+  func testEncodingIsTheJSONTreesText() {
+    let keys: [ProductCursor.Key] = [
+      .integer(0), .integer(-42), .integer(Int64.max), .integer(Int64.min),
+      .text(""), .text("치즈 \"500g\"\\ \u{1}\n/"), .text("🧀"),
+    ]
+    let filters: [UInt64] = [
+      0, 1, 0xF, 0x10, 0xABC, UInt64.max, ProductCursor.filterDigest(query: "우유", supplierId: "3"),
+    ]
+    for sort in ProductSort.allCases {
+      for key in keys {
+        for filter in filters {
+          for id: Int64 in [0, 77, Int64.max] {
+            let cursor = ProductCursor(sort: sort, filter: filter, key: key, id: id)
+            let keyJSON: JSON =
+              switch key {
+              case .integer(let value): .number(JSONNumber(Int(value)))
+              case .text(let value): .string(value)
+              }
+            let tree: JSON = [
+              "s": JSON(sort.rawValue), "f": JSON(String(filter, radix: 16)), "k": keyJSON,
+              "i": JSON(Int(id)),
+            ]
+            XCTAssertEqual(cursor.encoded, Base64URL.encode(tree.serialized()), "\(cursor)")
+          }
+        }
+      }
+    }
+  }
+
   func testBase64URLRoundTripsEveryLength() {
     for length in 0..<40 {
       let bytes = (0..<length).map { UInt8(($0 * 37 + length) % 256) }
