@@ -17,16 +17,20 @@ enum ProductRowJSON {
     JSONWriter.writeLiteral(#"","nameKo":"#, into: &output)
     try text(row, 1, into: &output)
     JSONWriter.writeLiteral(#","nameEn":"#, into: &output)
-    if try !null(row, 2, into: &output) { try text(row, 2, into: &output) }
+    if try row.withNullableText(2, { JSONWriter.writeString(utf8: $0, into: &output) }) == nil {
+      JSONWriter.writeLiteral("null", into: &output)
+    }
     JSONWriter.writeLiteral(#","price":"#, into: &output)
     JSONWriter.writeInteger(Int(try row.int64(3)), into: &output)
     JSONWriter.writeLiteral(#","supplier":"#, into: &output)
-    if try !null(row, 4, into: &output) {
+    if let supplier = try row.nullableInt64(4) {
       JSONWriter.writeLiteral(#"{"id":""#, into: &output)
-      JSONWriter.writeInteger(Int(try row.int64(4)), into: &output)
+      JSONWriter.writeInteger(Int(supplier), into: &output)
       JSONWriter.writeLiteral(#"","name":"#, into: &output)
       try text(row, 5, into: &output)
       output.append(UInt8(ascii: "}"))
+    } else {
+      JSONWriter.writeLiteral("null", into: &output)
     }
     JSONWriter.writeLiteral(#","createdAt":""#, into: &output)
     RFC3339.write(microseconds: try row.int64(6), into: &output)
@@ -35,8 +39,8 @@ enum ProductRowJSON {
     JSONWriter.writeLiteral(#"","version":"#, into: &output)
     JSONWriter.writeInteger(Int(try row.int64(8)), into: &output)
     JSONWriter.writeLiteral(#","imageUrl":"#, into: &output)
-    if try !null(row, 9, into: &output) {
-      try row.withText(9) { images.writeURL(stored: $0, into: &output) }
+    if try row.withNullableText(9, { images.writeURL(stored: $0, into: &output) }) == nil {
+      JSONWriter.writeLiteral("null", into: &output)
     }
     output.append(UInt8(ascii: "}"))
   }
@@ -86,12 +90,4 @@ enum ProductRowJSON {
     try row.withText(index) { JSONWriter.writeString(utf8: $0, into: &output) }
   }
 
-  /// Writes `null` when the column is NULL, and says whether it was.
-  private static func null(_ row: SQLiteRow, _ index: Int, into output: inout [UInt8]) throws
-    -> Bool
-  {
-    guard try row.isNull(index) else { return false }
-    JSONWriter.writeLiteral("null", into: &output)
-    return true
-  }
 }

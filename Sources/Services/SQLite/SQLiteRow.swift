@@ -25,6 +25,10 @@ public struct SQLiteRow {
     -> T
   { try statement.withText(index, body) }
   public func value(_ index: Int) throws -> SQLiteValue { try statement.value(index) }
+  public func nullableInt64(_ index: Int) throws -> Int64? { try statement.nullableInt64(index) }
+  public func withNullableText<T>(
+    _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T
+  ) throws -> T? { try statement.withNullableText(index, body) }
 
   public func isNull(_ name: String) throws -> Bool { try statement.isNull(name) }
   public func int64(_ name: String) throws -> Int64 { try statement.int64(name) }

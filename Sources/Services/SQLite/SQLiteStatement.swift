@@ -18,8 +18,10 @@ public final class SQLiteStatement {
   /// The `sqlite3` connection, for error messages. It outlives this statement:
   /// the database closes with `sqlite3_close_v2`, which waits for every statement.
   private let connection: OpaquePointer
-  /// Whether the last `step` produced a row, so that column reads are defined.
-  private var hasRow = false
+  /// The column count of the row the last `step` produced (read once a row,
+  /// not at every column read), or 0 when it produced none: column reads are
+  /// defined only on a row.
+  private var rowColumnCount = 0
   /// Column indexes by exact name, built on the first read by name, and the
   /// re-prepare count they are valid for (a schema change can re-prepare the
   /// statement with other columns).
@@ -179,13 +181,13 @@ public final class SQLiteStatement {
     let code = sqlite3_step(handle)
     switch code {
     case SQLITE_ROW:
-      hasRow = true
+      rowColumnCount = Int(sqlite3_column_count(handle))
       return true
     case SQLITE_DONE:
-      hasRow = false
+      rowColumnCount = 0
       return false
     default:
-      hasRow = false
+      rowColumnCount = 0
       throw SQLiteError(code, connection, sql: sql)
     }
   }
@@ -197,7 +199,7 @@ public final class SQLiteStatement {
   public func reset() {
     // Its code repeats the last `step` error, which `step` already threw.
     sqlite3_reset(handle)
-    hasRow = false
+    rowColumnCount = 0
   }
 
   /// Whether the statement only reads (`sqlite3_stmt_readonly`).
@@ -238,11 +240,12 @@ public final class SQLiteStatement {
   }
 
   private func checkColumn(_ index: Int, needsRow: Bool = true) throws {
-    guard index >= 0, index < columnCount else {
+    let count = rowColumnCount > 0 ? rowColumnCount : columnCount
+    guard index >= 0, index < count else {
       throw SQLiteError.misuse(
-        "column index \(index) is out of range 0..<\(columnCount)", sql: sql, code: SQLITE_RANGE)
+        "column index \(index) is out of range 0..<\(count)", sql: sql, code: SQLITE_RANGE)
     }
-    guard hasRow || !needsRow else {
+    guard rowColumnCount > 0 || !needsRow else {
       throw SQLiteError.misuse("no current row: step() did not return true", sql: sql)
     }
   }
@@ -250,9 +253,10 @@ public final class SQLiteStatement {
   /// The storage class of the column's value, checked against `accepted`
   /// and `alsoAccepted` (two at most: not a variadic list, an array made at
   /// every column read).
+  @discardableResult
   private func columnType(
     _ index: Int, accepting accepted: Int32, or alsoAccepted: Int32? = nil, as wanted: String
-  ) throws {
+  ) throws -> Int32 {
     try checkColumn(index)
     let type = sqlite3_column_type(handle, Int32(index))
     guard type == accepted || type == alsoAccepted else {
@@ -261,6 +265,7 @@ public final class SQLiteStatement {
         "column \(index) (\(name)) holds \(storageClassName(type)), not \(wanted)", sql: sql,
         code: SQLITE_MISMATCH)
     }
+    return type
   }
 
   /// Whether the column's value is NULL.
@@ -273,6 +278,13 @@ public final class SQLiteStatement {
   public func int64(_ index: Int) throws -> Int64 {
     try columnType(index, accepting: SQLITE_INTEGER, as: "INTEGER")
     return sqlite3_column_int64(handle, Int32(index))
+  }
+
+  /// The column's INTEGER value, or nil when it is NULL: one look at its
+  /// type where `isNull` and then `int64` take two.
+  public func nullableInt64(_ index: Int) throws -> Int64? {
+    let type = try columnType(index, accepting: SQLITE_INTEGER, or: SQLITE_NULL, as: "INTEGER")
+    return type == SQLITE_NULL ? nil : sqlite3_column_int64(handle, Int32(index))
   }
 
   /// The column's INTEGER value as an `Int`.
@@ -304,6 +316,21 @@ public final class SQLiteStatement {
     -> T
   {
     try columnType(index, accepting: SQLITE_TEXT, as: "TEXT")
+    return try textBytes(index, body)
+  }
+
+  /// `withText`, or nil without calling `body` when the column is NULL: one
+  /// look at its type where `isNull` and then `withText` take two.
+  public func withNullableText<T>(
+    _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T
+  ) throws -> T? {
+    let type = try columnType(index, accepting: SQLITE_TEXT, or: SQLITE_NULL, as: "TEXT")
+    return type == SQLITE_NULL ? nil : try textBytes(index, body)
+  }
+
+  private func textBytes<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T)
+    rethrows -> T
+  {
     // The pointer first, then the size (the order SQLite documents).
     guard let text = sqlite3_column_text(handle, Int32(index)) else {
       return try body(UnsafeBufferPointer(start: nil, count: 0))

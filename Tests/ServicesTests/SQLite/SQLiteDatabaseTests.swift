@@ -172,6 +172,32 @@ final class SQLiteDatabaseTests: XCTestCase {
     XCTAssertEqual(assertSQLiteError(try read.int64("z"))?.message, "no column named z")
     XCTAssertEqual(try read.value(1), .null)
     XCTAssertEqual(try read.columnName(at: 1), "y")
+    XCTAssertEqual(try read.nullableInt64(0), 1)
+    XCTAssertNil(try read.nullableInt64(1))
+    XCTAssertNil(try read.withNullableText(1) { _ in XCTFail("called for NULL") })
+    XCTAssertEqual(
+      assertSQLiteError(try read.withNullableText(0) { _ in })?.message,
+      "column 0 (x) holds INTEGER, not TEXT")
+    XCTAssertEqual(assertSQLiteError(try read.nullableInt64(2))?.code, SQLITE_RANGE)
+    XCTAssertFalse(try read.step())
+    XCTAssertEqual(
+      assertSQLiteError(try read.nullableInt64(0))?.message,
+      "no current row: step() did not return true")
+  }
+
+  /// The nullable readers give what `isNull` and then the value would.
+  func testNullableReadersGiveTheValueOrNil() throws {
+    let database = try open()
+    try database.execute("CREATE TABLE t (x INTEGER, y TEXT)")
+    try database.run("INSERT INTO t VALUES (?, ?), (?, ?)", [-7, "치즈", nil, nil])
+    let rows = try database.query("SELECT x, y FROM t ORDER BY rowid", []) { row in
+      (
+        try row.nullableInt64(0),
+        try row.withNullableText(1) { String(decoding: $0, as: UTF8.self) }
+      )
+    }
+    XCTAssertEqual(rows.map(\.0), [-7, nil])
+    XCTAssertEqual(rows.map(\.1), ["치즈", nil])
   }
 
   // MARK: Errors
