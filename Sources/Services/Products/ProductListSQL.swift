@@ -63,31 +63,64 @@ struct ProductListSQL {
     sql: String, parameters: [SQLiteValue]
   ) {
     var (conditions, parameters) = filters(plan: plan)
-    let (column, ascending): (String, Bool) =
-      switch query.sort {
-      case .newest: ("p.created_at", false)
-      case .priceAsc: ("p.price", true)
-      case .priceDesc: ("p.price", false)
-      case .name: ("p.name_ko", true)
-      }
     if let cursor {
-      conditions.append("(\(column), p.id) \(ascending ? ">" : "<") (?, ?)")
       switch cursor.key {
       case .integer(let value): parameters.append(.integer(value))
       case .text(let value): parameters.append(.text(value))
       }
       parameters.append(.integer(cursor.id))
     }
+    parameters.append(.integer(Int64(query.limit + 1)))
+    // Without search text the SQL is one of a few, made once: the same
+    // storage each time, which the statement cache matches without hashing.
+    let sql =
+      text == nil
+      ? Self.unsearchedPageSQL[
+        Self.unsearchedIndex(sort: query.sort, supplier: supplier != nil, cursor: cursor != nil)]
+      : Self.pageSQL(
+        sort: query.sort, conditions: conditions, cursor: cursor != nil,
+        sortsMatches: plan == .trigramIndex)
+    return (sql, parameters)
+  }
+
+  /// The text of a page's statement: `conditions`, then the cursor's, sorted.
+  /// With `sortsMatches`, `+column` keeps SQLite from walking the sort's index
+  /// when the trigram index has already given the (few) matches: sorting them
+  /// is cheaper.
+  private static func pageSQL(
+    sort: ProductSort, conditions: [String], cursor: Bool, sortsMatches: Bool
+  ) -> String {
+    var conditions = conditions
+    let (column, ascending): (String, Bool) =
+      switch sort {
+      case .newest: ("p.created_at", false)
+      case .priceAsc: ("p.price", true)
+      case .priceDesc: ("p.price", false)
+      case .name: ("p.name_ko", true)
+      }
+    if cursor {
+      conditions.append("(\(column), p.id) \(ascending ? ">" : "<") (?, ?)")
+    }
     let direction = ascending ? "ASC" : "DESC"
     let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-    // `+column` keeps SQLite from walking the sort's index when the trigram
-    // index has already given the (few) matches: sorting them is cheaper.
-    let orderColumn = text != nil && plan == .trigramIndex ? "+" + column : column
-    return (
-      SQLiteProductBackend.selectProduct + whereClause
-        + " ORDER BY \(orderColumn) \(direction), p.id \(direction) LIMIT ?",
-      parameters + [.integer(Int64(query.limit + 1))]
-    )
+    let orderColumn = sortsMatches ? "+" + column : column
+    return SQLiteProductBackend.selectProduct + whereClause
+      + " ORDER BY \(orderColumn) \(direction), p.id \(direction) LIMIT ?"
+  }
+
+  /// Every page statement without search text, by `unsearchedIndex`.
+  private static let unsearchedPageSQL: [String] = ProductSort.allCases.flatMap { sort in
+    [false, true].flatMap { supplier in
+      [false, true].map { cursor in
+        pageSQL(
+          sort: sort, conditions: supplier ? ["p.supplier_id = ?"] : [], cursor: cursor,
+          sortsMatches: false)
+      }
+    }
+  }
+
+  private static func unsearchedIndex(sort: ProductSort, supplier: Bool, cursor: Bool) -> Int {
+    ProductSort.allCases.firstIndex(of: sort)! * 4 + (supplier ? 2 : 0) + (cursor ? 1 : 0)
   }
 
   private func filters(plan: TextPlan) -> (conditions: [String], parameters: [SQLiteValue]) {

@@ -16,10 +16,12 @@ final class SQLiteStatementCache {
   /// How many statements are cached.
   var count: Int { statements.count }
 
-  /// The statement handed out last: callers pass the same `static let` text
-  /// again and again, which `==` matches by its storage alone, without
+  /// The statements handed out last and before it: callers pass the same
+  /// `static let` texts again and again (a list page runs its count and its
+  /// page in turn), which `==` matches by their storage alone, without
   /// hashing the text as the dictionary does.
   private var last: SQLiteStatement?
+  private var previous: SQLiteStatement?
 
   /// The cached statement for `sql`, prepared on a miss; nil when the cached
   /// one is in use (the caller prepares a transient one).
@@ -27,7 +29,12 @@ final class SQLiteStatementCache {
     if let last, last.sql == sql {
       return last.isInUse ? nil : last
     }
+    if let previous, previous.sql == sql {
+      swap(&last, &self.previous)
+      return previous.isInUse ? nil : previous
+    }
     if let cached = statements[sql] {
+      previous = last
       last = cached
       return cached.isInUse ? nil : cached
     }
@@ -39,6 +46,7 @@ final class SQLiteStatementCache {
       statements[victim] = nil
     }
     statements[sql] = statement
+    previous = last
     last = statement
     return statement
   }
@@ -46,6 +54,7 @@ final class SQLiteStatementCache {
   /// Drops (and so finalizes, unless in use) every statement.
   func removeAll() {
     last = nil
+    previous = nil
     statements.removeAll()
   }
 }

@@ -248,6 +248,18 @@ final class SQLiteDatabaseTests: XCTestCase {
     XCTAssertEqual(first, again)
     XCTAssertEqual(database.cachedStatementCount, 1)
 
+    // Two statements run in turn (a page and its count) stay the same two,
+    // whichever of the last two a call asks for.
+    let count = "SELECT count(*) FROM c"
+    let counter = try database.withStatement(count) { ObjectIdentifier($0) }
+    for _ in 0..<3 {
+      XCTAssertEqual(try database.withStatement(sql) { ObjectIdentifier($0) }, first)
+      XCTAssertEqual(try database.withStatement(count) { ObjectIdentifier($0) }, counter)
+      XCTAssertEqual(try database.withStatement(count) { ObjectIdentifier($0) }, counter)
+    }
+    XCTAssertEqual(try database.queryOne(count) { try $0.int(0) }, 100)
+    XCTAssertEqual(database.cachedStatementCount, 2)
+
     // A statement in use is not handed out twice: the row closure runs the same
     // query with a fresh statement.
     let nested = try database.query("SELECT x FROM c WHERE x < ? ORDER BY x", [3]) { row in
@@ -256,7 +268,7 @@ final class SQLiteDatabaseTests: XCTestCase {
       }
     }
     XCTAssertEqual(nested, [[], [0], [0, 1]])
-    XCTAssertEqual(database.cachedStatementCount, 2)
+    XCTAssertEqual(database.cachedStatementCount, 3)
 
     // A statement stopped early is reset: it holds no read snapshot afterwards,
     // so another connection can checkpoint the whole WAL (busy flag 0).
