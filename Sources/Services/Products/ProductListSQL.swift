@@ -73,13 +73,15 @@ struct ProductListSQL {
     parameters.append(.integer(Int64(query.limit + 1)))
     // Without search text the SQL is one of a few, made once: the same
     // storage each time, which the statement cache matches without hashing.
-    let sql =
+    let made =
       text == nil
       ? Self.unsearchedPageSQL[
-        Self.unsearchedIndex(sort: query.sort, supplier: supplier != nil, cursor: cursor != nil)]
-      : Self.pageSQL(
+        UnsearchedPage(sort: query.sort, supplier: supplier != nil, cursor: cursor != nil)] : nil
+    let sql =
+      made
+      ?? Self.pageSQL(
         sort: query.sort, conditions: conditions, cursor: cursor != nil,
-        sortsMatches: plan == .trigramIndex)
+        sortsMatches: text != nil && plan == .trigramIndex)
     return (sql, parameters)
   }
 
@@ -108,20 +110,25 @@ struct ProductListSQL {
       + " ORDER BY \(orderColumn) \(direction), p.id \(direction) LIMIT ?"
   }
 
-  /// Every page statement without search text, by `unsearchedIndex`.
-  private static let unsearchedPageSQL: [String] = ProductSort.allCases.flatMap { sort in
-    [false, true].flatMap { supplier in
-      [false, true].map { cursor in
-        pageSQL(
-          sort: sort, conditions: supplier ? ["p.supplier_id = ?"] : [], cursor: cursor,
-          sortsMatches: false)
-      }
-    }
+  /// What tells the page statements without search text apart.
+  private struct UnsearchedPage: Hashable {
+    let sort: ProductSort
+    let supplier: Bool
+    let cursor: Bool
   }
 
-  private static func unsearchedIndex(sort: ProductSort, supplier: Bool, cursor: Bool) -> Int {
-    ProductSort.allCases.firstIndex(of: sort)! * 4 + (supplier ? 2 : 0) + (cursor ? 1 : 0)
-  }
+  /// Every page statement without search text.
+  private static let unsearchedPageSQL: [UnsearchedPage: String] = Dictionary(
+    uniqueKeysWithValues: ProductSort.allCases.flatMap { sort in
+      [false, true].flatMap { supplier in
+        [false, true].map { cursor in
+          let sql = pageSQL(
+            sort: sort, conditions: supplier ? ["p.supplier_id = ?"] : [], cursor: cursor,
+            sortsMatches: false)
+          return (UnsearchedPage(sort: sort, supplier: supplier, cursor: cursor), sql)
+        }
+      }
+    })
 
   private func filters(plan: TextPlan) -> (conditions: [String], parameters: [SQLiteValue]) {
     var conditions: [String] = []
