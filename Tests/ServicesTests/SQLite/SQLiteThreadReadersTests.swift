@@ -5,13 +5,23 @@ import XCTest
 /// A thread's read-only connections: each read its own snapshot, except
 /// inside a burst, whose reads share the one its first read began.
 final class SQLiteThreadReadersTests: XCTestCase {
-  func testEachReadSeesEveryCommitBeforeItAndABurstKeepsOneSnapshot() throws {
-    let directory = try SQLiteTestDirectory()
-    defer { directory.remove() }
+  private var directory: SQLiteTestDirectory!
+
+  override func tearDown() {
+    directory?.remove()
+  }
+
+  /// A file with a table `t` holding 1, its writer and its thread readers.
+  private func makeFile() throws -> (writer: SQLiteDatabase, readers: SQLiteThreadReaders) {
+    directory = try SQLiteTestDirectory()
     let path = directory.file()
     let writer = try SQLiteDatabase(path: path)
     try writer.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1)")
-    let readers = SQLiteThreadReaders(path: path)
+    return (writer, SQLiteThreadReaders(path: path))
+  }
+
+  func testEachReadSeesEveryCommitBeforeItAndABurstKeepsOneSnapshot() throws {
+    let (writer, readers) = try makeFile()
     func newest() throws -> Int? {
       try readers.read { database in
         try database.queryOne("SELECT max(v) FROM t", []) { try $0.int(0) }
@@ -36,12 +46,7 @@ final class SQLiteThreadReadersTests: XCTestCase {
   /// `BEGIN` is left open behind it. The burst's next read begins the
   /// transaction the rest share, so it sees what was committed in between.
   func testAOneStatementReadBeginsNoTransactionAndTheBurstsNextReadDoes() throws {
-    let directory = try SQLiteTestDirectory()
-    defer { directory.remove() }
-    let path = directory.file()
-    let writer = try SQLiteDatabase(path: path)
-    try writer.execute("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1)")
-    let readers = SQLiteThreadReaders(path: path)
+    let (writer, readers) = try makeFile()
     func newest() throws -> (value: Int?, inTransaction: Bool)? {
       try readers.readStatement { database in
         let value = try database.queryOne("SELECT max(v) FROM t", []) { try $0.int(0) }
