@@ -89,5 +89,4 @@ enum ProductRowJSON {
   private static func text(_ row: SQLiteRow, _ index: Int, into output: inout [UInt8]) throws {
     try row.withText(index) { JSONWriter.writeString(utf8: $0, into: &output) }
   }
-
 }
