@@ -19,6 +19,8 @@ final class ServiceHub: Sendable {
   let sessions = SessionRegistry()
   /// Set once changes made by other daemons are forwarded to the sessions.
   private let watchingProducts = Atomic(false)
+  /// Whether `products.backend.waitUntilWatching()` has returned once.
+  private let watchingConfirmed = Atomic(false)
   /// Set once the photos folder's changes are forwarded to feeds.
   private let followingPhotos = Atomic(false)
 
@@ -111,25 +113,29 @@ final class ServiceHub: Sendable {
   /// attempt, as every request does, but at most `watchingWait`: a server
   /// that does not answer fails that attempt only after the connect timeout.
   func startWatching() {
-    defer {
-      let listening = runBlocking(atMost: Self.watchingWait) { [products] () -> Bool in
-        await products.backend.waitUntilWatching()
-        return true
-      }
-      if listening == nil {
-        Log.warn(
-          "initialize replied before the products database listened: "
-            + "changes other daemons make meanwhile may go unreported")
+    if !watchingProducts.exchange(true, ordering: .relaxed) {
+      // Asked for here, not in the task: changes are reported from this moment on.
+      let changes = products.backend.externalChanges()
+      Task { [self] in
+        // A poll's changes at a time: one turn of each session's feed engine.
+        for await batch in changes {
+          await ProductNotifications.broadcast(batch, to: sessions)
+        }
       }
     }
-    guard !watchingProducts.exchange(true, ordering: .relaxed) else { return }
-    // Asked for here, not in the task: changes are reported from this moment on.
-    let changes = products.backend.externalChanges()
-    Task { [self] in
-      // A poll's changes at a time: one turn of each session's feed engine.
-      for await batch in changes {
-        await ProductNotifications.broadcast(batch, to: sessions)
-      }
+    // Once the backend said it watches, it says so at once ever after (the
+    // listener's first attempt is behind it): later `initialize`s start no task.
+    guard !watchingConfirmed.load(ordering: .acquiring) else { return }
+    let listening = runBlocking(atMost: Self.watchingWait) { [products] () -> Bool in
+      await products.backend.waitUntilWatching()
+      return true
+    }
+    if listening == nil {
+      Log.warn(
+        "initialize replied before the products database listened: "
+          + "changes other daemons make meanwhile may go unreported")
+    } else {
+      watchingConfirmed.store(true, ordering: .releasing)
     }
   }
 
