@@ -51,9 +51,7 @@ final class LineClient {
       let outcome: (elapsed: UInt64, failure: String?)? = try withNextLine { line in
         if Self.isNotification(line) { return nil }
         let elapsed = monotonicNanoseconds() - started
-        guard firstIndex(of: #""error":"#, in: UnsafeRawBufferPointer(line)) != nil else {
-          return (elapsed, nil)
-        }
+        guard isErrorReply(UnsafeRawBufferPointer(line)) else { return (elapsed, nil) }
         return (elapsed, "\(what): " + String(decoding: line.prefix(300), as: UTF8.self))
       }
       guard let outcome else {
@@ -74,9 +72,7 @@ final class LineClient {
       let failure: String? = try withNextLine { line in
         if Self.isNotification(line) { return nil }
         replies += 1
-        guard firstIndex(of: #""error":"#, in: UnsafeRawBufferPointer(line)) != nil else {
-          return nil
-        }
+        guard isErrorReply(UnsafeRawBufferPointer(line)) else { return nil }
         return String(decoding: line.prefix(300), as: UTF8.self)
       }
       if let failure { throw BenchError.wrongReplies(failure) }
@@ -143,16 +139,17 @@ final class LineClient {
   }
 }
 
-/// Throws unless `reply` is a result, saying what it answered (`what`). The
-/// reply is searched as bytes: the standard library's string search walks
-/// characters, and under writes it took more of the machine than the daemon
-/// being measured.
+/// Whether a reply line is an error. Searched as bytes: the standard
+/// library's string search walks characters, and under writes it took more
+/// of the machine than the daemon being measured.
+func isErrorReply(_ line: UnsafeRawBufferPointer) -> Bool {
+  firstIndex(of: #""error":"#, in: line) != nil
+}
+
+/// Throws unless `reply` is a result, saying what it answered (`what`).
 func expectResult(_ reply: String, _ what: String = "") throws {
   var reply = reply
-  let isError = reply.withUTF8 {
-    firstIndex(of: #""error":"#, in: UnsafeRawBufferPointer($0)) != nil
-  }
-  if isError {
+  if reply.withUTF8({ isErrorReply(UnsafeRawBufferPointer($0)) }) {
     throw BenchError.wrongReplies((what.isEmpty ? "" : "\(what): ") + String(reply.prefix(300)))
   }
 }
