@@ -13,9 +13,11 @@ private final class StopSignal: Sendable {
 /// (issue 18): one daemon on a catalog of `--products` products (default a
 /// million) and a places file of `--places` places (default a million).
 /// Requests of each kind are sent in turn, one at a time, so every kind
-/// meets the same machine; each kind's p50 is divided by the echo's. Then
-/// the same with another daemon on the catalog creating 1,000 products a
-/// second, and pipelined gets of random ids.
+/// meets the same machine; each kind's p50 is divided by the echo's. A line
+/// sent through `/bin/cat` takes its turn with them: the round trip of a
+/// process that parses nothing, so the machine's own floor and tail are
+/// measured beside the daemon's. Then the same with another daemon on the
+/// catalog creating 1,000 products a second, and pipelined gets of random ids.
 struct ReadsBenchmark {
   static let rounds = 4_000
   static let warmUpRounds = 300
@@ -46,6 +48,12 @@ struct ReadsBenchmark {
       binary: binary, arguments: ["--data-dir", work.path, "--log-level", "error"])
     defer { try? client.close() }
     _ = try client.call(#""initialize","params":{"clientId":"bench"}"#)
+    // cat writes back each line as it reads it: its "reply" is the request.
+    let cat = try LineClient(binary: "/bin/cat", arguments: [])
+    defer {
+      cat.process.closeInput()
+      _ = try? cat.process.wait()
+    }
 
     let depth = min(900_000, max(products - 100, 0))
     let deepCursor = try cursor(after: depth, through: client)
@@ -72,7 +80,9 @@ struct ReadsBenchmark {
       },
     ]
     let getTimingsBefore = try DaemonTimings("products/get", through: client)
-    report.addRatios(try ratios(kinds, through: client), suffix: "")
+    let quiet = try ratios(kinds, through: client, beside: cat)
+    report.addRatios(quiet.kinds, suffix: "")
+    report.addFloor(quiet.cat, suffix: "")
     let getTimingsAfter = try DaemonTimings("products/get", through: client)
     var inside = Figure(key: "getInside", label: "get inside daemon", unit: "ms", decimals: 3)
     inside.value = getTimingsAfter.percentile(50, since: getTimingsBefore).milliseconds
@@ -122,7 +132,7 @@ struct ReadsBenchmark {
       }
     }
     let writesTimingsBefore = try DaemonTimings("products/get", through: client)
-    let underWrites = try ratios(kinds, through: client)
+    let underWrites = try ratios(kinds, through: client, beside: cat)
     let writesTimingsAfter = try DaemonTimings("products/get", through: client)
     stop.set()
     let sent = pacer.join() ?? 0
@@ -135,7 +145,8 @@ struct ReadsBenchmark {
     if case let failure?? = drainer.join() {
       throw BenchError.wrongReplies("the writing daemon: \(failure)")
     }
-    report.addRatios(underWrites, suffix: " (writes)")
+    report.addRatios(underWrites.kinds, suffix: " (writes)")
+    report.addFloor(underWrites.cat, suffix: " (writes)")
     var writes = Figure(key: "writerCreates", label: "creates meanwhile", unit: "", decimals: 0)
     writes.value = Double(sent)
     writes.detail = "at \(Self.createsPerSecond)/s from another daemon on the catalog"
@@ -150,17 +161,23 @@ struct ReadsBenchmark {
     report.add(try pipelined(products: products, through: client))
   }
 
-  /// Each kind's round trips, taken in turn, one at a time.
-  private func ratios(_ kinds: [Kind], through client: LineClient) throws -> [(Kind, Percentiles)] {
+  /// Each kind's round trips, taken in turn, one at a time, and a line's
+  /// round trip through `cat` in each turn.
+  private func ratios(_ kinds: [Kind], through client: LineClient, beside cat: LineClient) throws
+    -> (kinds: [(Kind, Percentiles)], cat: Percentiles)
+  {
     var samples = [[UInt64]](repeating: [], count: kinds.count)
+    var catSamples: [UInt64] = []
     for round in 0..<(Self.rounds + Self.warmUpRounds) {
+      let catElapsed = try cat.timedCall(#""daemon/echo","params":{}"#, "cat")
+      if round >= Self.warmUpRounds { catSamples.append(catElapsed) }
       for (number, kind) in kinds.enumerated() {
         let text = kind.request(round)
         let elapsed = try client.timedCall(text, kind.label)
         if round >= Self.warmUpRounds { samples[number].append(elapsed) }
       }
     }
-    return zip(kinds, samples.map(Percentiles.init)).map { ($0, $1) }
+    return (zip(kinds, samples.map(Percentiles.init)).map { ($0, $1) }, Percentiles(catSamples))
   }
 
   /// The cursor of the page that starts `depth` products in (newest first).
@@ -236,5 +253,19 @@ extension Report {
       tail.value = p99 / p50
       add(tail)
     }
+  }
+
+  /// The round trip through `cat`: no target, the floor the figures above stand on.
+  fileprivate mutating func addFloor(_ cat: Percentiles, suffix: String) {
+    let p50 = Double(cat.at(50))
+    let p99 = Double(cat.at(99))
+    var floor = Figure(
+      key: "catEcho" + suffix.filter(\.isLetter), label: "cat echo p50" + suffix, unit: "µs",
+      decimals: 1)
+    floor.value = p50 / 1e3
+    floor.detail =
+      "a process that parses nothing; p99 \(formatted(p99 / 1e3, decimals: 1, grouped: false)) µs, "
+      + "p99/p50 \(formatted(p99 / p50, decimals: 2, grouped: false))"
+    add(floor)
   }
 }
