@@ -43,38 +43,44 @@ final class PlacePageReader: Sendable {
   }
 
   /// Writes the JSON objects of the places of `page`, in its order, each
-  /// with its distance (`PlaceRowJSON`), separated by commas: the items of
-  /// a search's reply. A key with no row is left out.
-  func writePlaces(_ page: [(key: Int64, distance: Int?)], into output: inout [UInt8]) throws {
+  /// with its distance, separated by commas: the items of a search's reply.
+  /// Rows in `cache` are copied from it; the others are read in one
+  /// statement, written as JSON (`PlaceRowJSON`) and cached. A key with no
+  /// row is left out.
+  func writePlaces(
+    _ page: [(key: Int64, distance: Int?)], cache: PlaceRowCache, into output: inout [UInt8]
+  ) throws {
     guard !page.isEmpty else { return }
-    // SQLite returns the rows in one statement (so from one snapshot), in
-    // the page's order as it runs the join, though SQL promises no order
-    // without `ORDER BY`: each is written into `scratch` and then copied out
-    // in page order.
-    let (scratch, written) = try database.withLock { stored in
-      try opened(&stored).withStatement(Self.select(count: page.count)) { statement in
-        var scratch: [UInt8] = []
-        scratch.reserveCapacity(page.count * 512)
-        var written = [Range<Int>?](repeating: nil, count: page.count)
-        try statement.bind(page.map { .integer($0.key) })
-        let row = SQLiteRow(statement)
-        while try statement.step() {
-          let key = try row.int64(0)
-          // At most 45 keys: a scan beats hashing them.
-          guard let index = page.firstIndex(where: { $0.key == key }), written[index] == nil
-          else { continue }
-          let start = scratch.count
-          try PlaceRowJSON.write(row, distance: page[index].distance, into: &scratch)
-          written[index] = start..<scratch.count
-        }
-        return (scratch, written)
-      }
+    let cached = cache.entries(page.map(\.key))
+    var read: [Int64: PlaceRowCache.Entry] = [:]
+    let missing = zip(page, cached).compactMap { $1 == nil ? $0.key : nil }
+    if !missing.isEmpty {
+      read = try entries(keys: missing)
+      cache.insert(read)
     }
     var first = true
-    for case let range? in written {
+    for ((key, distance), entry) in zip(page, cached) {
+      guard let entry = entry ?? read[key] else { continue }
       if !first { output.append(UInt8(ascii: ",")) }
       first = false
-      output.append(contentsOf: scratch[range])
+      entry.write(distance: distance, into: &output)
+    }
+  }
+
+  /// The JSON objects of the rows with `keys`, by key, read in one statement
+  /// (so from one snapshot).
+  private func entries(keys: [Int64]) throws -> [Int64: PlaceRowCache.Entry] {
+    try database.withLock { stored in
+      try opened(&stored).withStatement(Self.select(count: keys.count)) { statement in
+        var entries: [Int64: PlaceRowCache.Entry] = [:]
+        entries.reserveCapacity(keys.count)
+        try statement.bind(keys.map { .integer($0) })
+        let row = SQLiteRow(statement)
+        while try statement.step() {
+          entries[try row.int64(0)] = try PlaceRowJSON.entry(row)
+        }
+        return entries
+      }
     }
   }
 

@@ -5,10 +5,12 @@ import Protocol
 /// strings or a `JSON` tree first: a page of 15 places is 180 values, and
 /// making and freeing them was a third of a 1 km search's round trip.
 enum PlaceRowJSON {
-  /// Writes the place of `row` (the columns of `PlaceSchema.columns`) with
-  /// `distance`, in the member order of `Place.json`.
+  /// The place of `row` (the columns of `PlaceSchema.columns`) in the
+  /// member order of `Place.json`, its distance left out.
   /// - Throws: `SQLiteError` for a column of the wrong type or an unknown category code.
-  static func write(_ row: SQLiteRow, distance: Int?, into output: inout [UInt8]) throws {
+  static func entry(_ row: SQLiteRow) throws -> PlaceRowCache.Entry {
+    var output: [UInt8] = []
+    output.reserveCapacity(512)
     let category = try row.withText(3) { code in
       Self.categories.firstIndex { $0.code.elementsEqual(code) }
     }
@@ -34,14 +36,11 @@ enum PlaceRowJSON {
     output.append(contentsOf: #","y":"#.utf8)
     JSONWriter.writeNumber(try row.double(9), into: &output)
     output.append(contentsOf: #","distance":"#.utf8)
-    if let distance {
-      JSONWriter.writeInteger(distance, into: &output)
-    } else {
-      output.append(contentsOf: "null".utf8)
-    }
+    let distanceAt = output.count
     output.append(contentsOf: #","placeUrl":"#.utf8)
     try text(row, 10, into: &output)
     output.append(UInt8(ascii: "}"))
+    return PlaceRowCache.Entry(text: output, distanceAt: distanceAt)
   }
 
   /// Each category's code, and its two members as they are written

@@ -62,11 +62,14 @@ public final class PlaceStore: PlaceBackend {
     let keys: [Int64]
     /// `PRAGMA data_version` of the reader when the rows were read.
     let dataVersion: Int64
+    /// The JSON of the rows searches found with this index.
+    let rows = PlaceRowCache()
     /// Time spent reading the rows from SQLite, and building the index from them.
     public let readDuration: Duration
     public let buildDuration: Duration
 
-    /// Bytes held in memory for searches: the index and the row keys.
+    /// Bytes held in memory for searches: the index and the row keys (the
+    /// rows' JSON is bounded apart, by `PlaceRowCache.budgetBytes`).
     public var memoryBytes: Int { index.memoryBytes + keys.capacity * 8 }
   }
 
@@ -167,7 +170,7 @@ public final class PlaceStore: PlaceBackend {
     output.reserveCapacity(256 + page.count * 512)
     output.append(contentsOf: #"{"items":["#.utf8)
     // A row another process removed meanwhile is left out.
-    try pageReader.writePlaces(page, into: &output)
+    try pageReader.writePlaces(page, cache: loaded.rows, into: &output)
     output.append(contentsOf: #"],"meta":"#.utf8)
     JSONWriter.write(search.meta(totalCount: totalCount).json, into: &output)
     output.append(UInt8(ascii: "}"))
