@@ -77,7 +77,8 @@ final class PlaceRowCacheTests: XCTestCase {
     let trusting = PlaceStore(path: path, demoCount: 2_000, recheckInterval: .seconds(3_600))
     let checking = PlaceStore(path: path, demoCount: 2_000, recheckInterval: .zero)
     let before = try await trusting.searchJSON(search)
-    XCTAssertEqual(try await checking.searchJSON(search), before)
+    let checked = try await checking.searchJSON(search)
+    XCTAssertEqual(checked, before)
     XCTAssertTrue(String(decoding: before, as: UTF8.self).contains(#""placeName":"#))
 
     let other = try SQLiteDatabase(path: path, readOnly: false)
@@ -85,9 +86,9 @@ final class PlaceRowCacheTests: XCTestCase {
 
     let after = try await checking.searchJSON(search)
     XCTAssertTrue(String(decoding: after, as: UTF8.self).contains(#""placeName":"새 이름 "#))
-    XCTAssertEqual(try await trusting.searchJSON(search), before, "as of the index searched")
-    XCTAssertEqual(
-      String(decoding: try await checking.search(search).json.serialized(), as: UTF8.self),
-      String(decoding: after, as: UTF8.self))
+    let trusted = try await trusting.searchJSON(search)
+    XCTAssertEqual(trusted, before, "as of the index searched")
+    let tree = try await checking.search(search).json.serialized()
+    XCTAssertEqual(String(decoding: tree, as: UTF8.self), String(decoding: after, as: UTF8.self))
   }
 }
