@@ -1,3 +1,4 @@
+import CPlaceCount
 import Glibc
 
 /// The in-memory spatial index of the embedded places backend: the places of
@@ -772,6 +773,9 @@ public struct PlaceIndex: Sendable {
     /// far inside the margins.
     static let third = 1.0 / 3
 
+    /// Whether `cplacecount_bounds` runs on this processor.
+    static let isWide = cplacecount_is_wide() != 0
+
     /// The haversine term of a distance: sin²(d / 2R).
     static func term(metres: Double) -> Double {
       let half = sin(min(metres / (2 * PlaceGeometry.earthRadius), .pi / 2))
@@ -833,7 +837,10 @@ public struct PlaceIndex: Sendable {
     /// a coin toss the processor cannot predict, so every point's bounds are
     /// computed and their verdicts added up, and the few points they leave
     /// undecided (near the radius, or too far for the bounds) get the exact
-    /// distance in a second pass over the same positions.
+    /// distance in a second pass over the same positions. On an x86-64
+    /// processor with AVX2 the first pass runs four points at a time in C
+    /// (`cplacecount_bounds`, the same operations in the same order: the
+    /// same verdicts), which a Swift build for the baseline x86-64 cannot do.
     func count(_ positions: Range<Int>) -> Int {
       guard case .circle = area, origin != nil else {
         var count = 0
@@ -863,10 +870,20 @@ public struct PlaceIndex: Sendable {
             }
             var count = 0
             var decided = 0
-            for position in positions {
-              let (inside, isDecided) = verdict(position)
-              count &+= inside
-              decided &+= isDecided
+            if Self.isWide, let x = xs.baseAddress, let y = ys.baseAddress,
+              let cosY = cosYs.baseAddress
+            {
+              let verdicts = cplacecount_bounds(
+                x, y, cosY, Int64(positions.lowerBound), Int64(positions.upperBound), originX,
+                originY, originCos, scale, Self.third, insideTerm, outsideTerm)
+              count = Int(verdicts.inside)
+              decided = Int(verdicts.decided)
+            } else {
+              for position in positions {
+                let (inside, isDecided) = verdict(position)
+                count &+= inside
+                decided &+= isDecided
+              }
             }
             guard decided < positions.count else { return count }
             for position in positions where verdict(position).decided == 0 {
