@@ -14,8 +14,9 @@ import Synchronization
 ///
 /// What it gives up: a cold file makes the first searches wait for the disk
 /// on a thread of Swift's pool rather than on the connection's own thread.
-/// Reads only; each query is its own read transaction, so a page always
-/// sees the rows committed before it.
+/// Reads only; each query is its own read transaction, so the rows it reads
+/// are those committed before it (rows a page takes from its index's
+/// `PlaceRowCache` are as of that index).
 ///
 /// `Sendable` through the mutex: the connection (not `Sendable`, opened
 /// without SQLite's own mutex) is only touched while it is held.
