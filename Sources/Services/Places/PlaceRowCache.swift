@@ -38,8 +38,8 @@ final class PlaceRowCache: Sendable {
 
   /// The default budget: about 30,000 rows of the demo places.
   static let defaultBudgetBytes = 16 << 20
-  /// What an entry is counted as beyond its text: the dictionary's slot and
-  /// the array's header.
+  /// What an entry is counted as beyond its text's storage: the
+  /// dictionary's slot and the array's header.
   static let entryOverheadBytes = 64
 
   let budgetBytes: Int
@@ -99,6 +99,6 @@ final class PlaceRowCache: Sendable {
   }
 
   private static func cost(_ entry: Entry) -> Int {
-    entry.text.count + entryOverheadBytes
+    entry.text.capacity + entryOverheadBytes
   }
 }

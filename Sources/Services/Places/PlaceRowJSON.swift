@@ -1,6 +1,6 @@
 import Protocol
 
-/// Writes a place's JSON object straight from its row in the places file,
+/// Makes a place's JSON object straight from its row in the places file,
 /// the same text `Place.json` serializes to, without making the `Place`, its
 /// strings or a `JSON` tree first: a page of 15 places is 180 values, and
 /// making and freeing them was a third of a 1 km search's round trip.
