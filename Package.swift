@@ -38,7 +38,7 @@ let package = Package(
       path: "Benchmarks/LoadGenerator"
     ),
     .testTarget(name: "ProtocolTests", dependencies: ["Protocol"], exclude: ["JSONTestSuite"]),
-    .testTarget(name: "ServicesTests", dependencies: ["Services", "CLibPQ", "CPlaceCount"]),
+    .testTarget(name: "ServicesTests", dependencies: ["Services", "CLibPQ"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Protocol", "Services"]),
   ]
 )

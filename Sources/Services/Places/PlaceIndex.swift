@@ -1,4 +1,3 @@
-import CPlaceCount
 import Glibc
 
 /// The in-memory spatial index of the embedded places backend: the places of
@@ -769,13 +768,6 @@ public struct PlaceIndex: Sendable {
       outsideTerm = term * (1 + 1e-10)
     }
 
-    /// A multiplication, not a division, in the lower bound: its rounding is
-    /// far inside the margins.
-    static let third = 1.0 / 3
-
-    /// Whether `cplacecount_bounds` runs on this processor.
-    static let isWide = cplacecount_is_wide() != 0
-
     /// The haversine term of a distance: sin²(d / 2R).
     static func term(metres: Double) -> Double {
       let half = sin(min(metres / (2 * PlaceGeometry.earthRadius), .pi / 2))
@@ -802,7 +794,7 @@ public struct PlaceIndex: Sendable {
       let largest = max(squareY, squareX)
       guard largest <= 0.0025 else { return nil }
       let high = squareY + originCos * index.cosYs[position] * squareX
-      return Bounds(low: high * (1 - largest * Self.third), high: high)
+      return Bounds(low: high * (1 - largest * PlaceCountBounds.third), high: high)
     }
 
     /// Whether the point is in the area, with its exact distance when that
@@ -829,64 +821,30 @@ public struct PlaceIndex: Sendable {
       return true
     }
 
-    /// How many of the positions are in the area: for a circle, the bounds
-    /// of `bounds` and `membership` inlined over the arrays' buffers, the
-    /// hottest loop of a search (the cells on a circle's edge).
-    ///
-    /// Without a branch per point: whether an edge cell's point is inside is
-    /// a coin toss the processor cannot predict, so every point's bounds are
-    /// computed and their verdicts added up, and the few points they leave
-    /// undecided (near the radius, or too far for the bounds) get the exact
-    /// distance in a second pass over the same positions. On an x86-64
-    /// processor with AVX2 the first pass runs four points at a time in C
-    /// (`cplacecount_bounds`, the same operations in the same order: the
-    /// same verdicts), which a Swift build for the baseline x86-64 cannot do.
+    /// How many of the positions are in the area: for a circle, the points
+    /// the bounds decide in one pass (`PlaceCountBounds`, the hottest loop of
+    /// a search: the cells on a circle's edge), and the few they leave
+    /// undecided (near the radius, or too far for the bounds) by their exact
+    /// distance in a second pass over the same positions.
     func count(_ positions: Range<Int>) -> Int {
       guard case .circle = area, origin != nil else {
         var count = 0
         for position in positions where contains(position) { count += 1 }
         return count
       }
-      let scale = PlaceGeometry.radiansPerDegree * 0.5
+      let bounds = PlaceCountBounds(
+        originX: originX, originY: originY, originCos: originCos, insideTerm: insideTerm,
+        outsideTerm: outsideTerm)
       return index.xs.withUnsafeBufferPointer { xs in
         index.ys.withUnsafeBufferPointer { ys in
           index.cosYs.withUnsafeBufferPointer { cosYs in
-            // Whether the bounds put the point inside, and whether they decide
-            // it at all: 1 or 0 each.
-            @inline(__always)
-            func verdict(_ position: Int) -> (inside: Int, decided: Int) {
-              let halfY = (ys[position] - originY) * scale
-              let halfX = (xs[position] - originX) * scale
-              let squareY = halfY * halfY
-              let squareX = halfX * halfX
-              let largest = max(squareY, squareX)
-              let high = squareY + originCos * cosYs[position] * squareX
-              let low = high * (1 - largest * Self.third)
-              // Integers combined with `&` and `|`, not `&&` and `||`, which branch.
-              let isNear = largest <= 0.0025 ? 1 : 0
-              let isInside = isNear & (high <= insideTerm ? 1 : 0)
-              let isOutside = isNear & (low > outsideTerm ? 1 : 0)
-              return (isInside, isInside | isOutside)
-            }
-            var count = 0
-            var decided = 0
-            if Self.isWide, let x = xs.baseAddress, let y = ys.baseAddress,
-              let cosY = cosYs.baseAddress
+            let decided = bounds.verdicts(xs: xs, ys: ys, cosYs: cosYs, positions: positions)
+            var count = decided.inside
+            guard decided.decided < positions.count else { return count }
+            for position in positions
+            where bounds.verdict(x: xs[position], y: ys[position], cosY: cosYs[position]).decided
+              == 0
             {
-              let verdicts = cplacecount_bounds(
-                x, y, cosY, Int64(positions.lowerBound), Int64(positions.upperBound), originX,
-                originY, originCos, scale, Self.third, insideTerm, outsideTerm)
-              count = Int(verdicts.inside)
-              decided = Int(verdicts.decided)
-            } else {
-              for position in positions {
-                let (inside, isDecided) = verdict(position)
-                count &+= inside
-                decided &+= isDecided
-              }
-            }
-            guard decided < positions.count else { return count }
-            for position in positions where verdict(position).decided == 0 {
               if distance(position) <= radius { count += 1 }
             }
             return count

@@ -1,0 +1,71 @@
+import CPlaceCount
+
+/// The first pass of the index's count of an edge cell's points
+/// (`PlaceIndex.Matcher.count`): for each point, bounds on the haversine term
+/// `a` of its distance from the origin decide whether it is certainly inside
+/// the circle, certainly outside, or neither (then the exact distance
+/// decides, in a second pass).
+///
+/// Without a branch per point: whether an edge cell's point is inside is a
+/// coin toss the processor cannot predict, so every point's verdict is
+/// computed and the verdicts added up. On an x86-64 processor with AVX2 the
+/// pass runs four points at a time in C (`cplacecount_bounds`), which a
+/// Swift build for the baseline x86-64 cannot do: the same operations in the
+/// same order, so the same verdicts.
+struct PlaceCountBounds {
+  let originX: Double
+  let originY: Double
+  let originCos: Double
+  /// `a` at most this is certainly within the radius.
+  let insideTerm: Double
+  /// `a` above this is certainly beyond it.
+  let outsideTerm: Double
+
+  /// Half a degree in radians.
+  static let scale = PlaceGeometry.radiansPerDegree * 0.5
+  /// A multiplication, not a division, in the lower bound: its rounding is
+  /// far inside the margins.
+  static let third = 1.0 / 3
+  /// Whether `cplacecount_bounds` runs on this processor.
+  static let isWide = cplacecount_is_wide() != 0
+
+  /// Whether the bounds put the point inside, and whether they decide it at
+  /// all: 1 or 0 each.
+  @inline(__always)
+  func verdict(x: Double, y: Double, cosY: Double) -> (inside: Int, decided: Int) {
+    let halfY = (y - originY) * Self.scale
+    let halfX = (x - originX) * Self.scale
+    let squareY = halfY * halfY
+    let squareX = halfX * halfX
+    let largest = max(squareY, squareX)
+    let high = squareY + originCos * cosY * squareX
+    let low = high * (1 - largest * Self.third)
+    // Integers combined with `&` and `|`, not `&&` and `||`, which branch.
+    let isNear = largest <= 0.0025 ? 1 : 0
+    let isInside = isNear & (high <= insideTerm ? 1 : 0)
+    let isOutside = isNear & (low > outsideTerm ? 1 : 0)
+    return (isInside, isInside | isOutside)
+  }
+
+  /// The verdicts of `positions` added up: how many the bounds put inside,
+  /// and how many they decide. `wide` is for tests.
+  func verdicts(
+    xs: UnsafeBufferPointer<Double>, ys: UnsafeBufferPointer<Double>,
+    cosYs: UnsafeBufferPointer<Double>, positions: Range<Int>, wide: Bool = Self.isWide
+  ) -> (inside: Int, decided: Int) {
+    if wide, let x = xs.baseAddress, let y = ys.baseAddress, let cosY = cosYs.baseAddress {
+      let verdicts = cplacecount_bounds(
+        x, y, cosY, Int64(positions.lowerBound), Int64(positions.upperBound), originX, originY,
+        originCos, Self.scale, Self.third, insideTerm, outsideTerm)
+      return (Int(verdicts.inside), Int(verdicts.decided))
+    }
+    var inside = 0
+    var decided = 0
+    for position in positions {
+      let verdict = verdict(x: xs[position], y: ys[position], cosY: cosYs[position])
+      inside &+= verdict.inside
+      decided &+= verdict.decided
+    }
+    return (inside, decided)
+  }
+}
