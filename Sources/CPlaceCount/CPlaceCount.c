@@ -1,8 +1,8 @@
 #include "CPlaceCount.h"
 
-/* The same operations, in the same order, as the Swift loop it stands for
-   (PlaceIndex.Matcher.count): no fused multiply-add, so every bound is the
-   same double and the Swift loop's second pass finds the same points
+/* The same operations, in the same order, as the Swift code it stands for
+   (PlaceCountBounds.verdict): no fused multiply-add, so every bound is the
+   same double and the count's second pass finds the same points
    undecided. */
 #pragma clang fp contract(off)
 

@@ -3,9 +3,9 @@
 
 #include <stdint.h>
 
-/* The first pass of PlaceIndex.Matcher.count, four points at a time with
-   AVX2: over points [start, end), how many the bounds put inside the circle,
-   and how many they decide at all. */
+/* PlaceCountBounds.verdicts (the first pass of the places index's count)
+   four points at a time with AVX2: over points [start, end), how many the
+   bounds put inside the circle, and how many they decide at all. */
 typedef struct {
   int64_t inside;
   int64_t decided;
