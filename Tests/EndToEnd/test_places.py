@@ -1,10 +1,12 @@
 """Places through the daemon: categories, search with Kakao Local's paging,
-get, import over RPC (with $/progress) and on the command line."""
+get, import over RPC (with $/progress) and on the command line, and another
+process's import reaching a running daemon's searches."""
 from __future__ import annotations
 
 import json
 import math
 import subprocess
+import time
 
 import pytest
 
@@ -125,3 +127,32 @@ def test_import_on_the_command_line(tmp_path):
                           capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["imported"] == 1
+
+
+def test_another_process_s_import_shows_in_a_running_daemon_s_searches(spawn, tmp_path):
+    """A place renamed by another process's import (the same id replaces the
+    row) shows in the running daemon's search once it rechecks the file (about
+    a second): the index and the places it keeps ready are both made anew."""
+    data = tmp_path / "shared-data"
+    def import_places(name: str) -> None:
+        path = tmp_path / "one.csv"
+        path.write_text(f"id,placeName,categoryGroupCode,x,y\nr1,{name},PM9,126.9780,37.5666\n")
+        done = subprocess.run([str(binary_path()), "import", "places", str(path), "--data-dir", str(data)],
+                              capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    import_places("처음 약국")
+    d = spawn(framing="ndjson", data_dir=data)
+    d.initialize()
+    search = {"category": "PM9", "x": 126.9780, "y": 37.5666, "radius": 5, "sort": "distance"}
+    def names(timeout: float = 30) -> list[str]:
+        items = d.result("places/search", search, timeout=timeout)["items"]
+        return [p["placeName"] for p in items if p["id"] == "r1"]
+    assert names(timeout=120) == ["처음 약국"]
+    import_places("새 약국")
+    deadline = time.monotonic() + 30
+    while True:
+        found = names()
+        if found == ["새 약국"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert found == ["새 약국"]
