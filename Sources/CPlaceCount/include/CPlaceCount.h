@@ -20,4 +20,9 @@ cplacecount_verdicts cplacecount_bounds(
     double origin_x, double origin_y, double origin_cos, double scale, double third,
     double inside_term, double outside_term);
 
+/* Asks the processor to bring points [start, end) of the three arrays
+   into its caches (at most the first 512 bytes of each). */
+void cplacecount_prefetch(
+    const double *xs, const double *ys, const double *cos_ys, int64_t start, int64_t end);
+
 #endif

@@ -1,3 +1,4 @@
+import CPlaceCount
 import Glibc
 
 /// The in-memory spatial index of the embedded places backend: the places of
@@ -532,12 +533,37 @@ public struct PlaceIndex: Sendable {
     let matcher = Matcher(index: self, query: query)
     let (found, counted) = candidates(query, countsRuns: true)
     var total = counted
+    var edges: [Range<Int>] = []
+    edges.reserveCapacity(found.count)
     for candidate in found {
-      let start = Int(cellStarts[candidate.cell])
-      let end = Int(cellStarts[candidate.cell + 1])
-      total += candidate.isInside ? end - start : matcher.count(start..<end)
+      let positions = Int(cellStarts[candidate.cell])..<Int(cellStarts[candidate.cell + 1])
+      if candidate.isInside {
+        total += positions.count
+      } else {
+        edges.append(positions)
+      }
+    }
+    // The edge cells' points come from memory two cells ahead of their count.
+    for positions in edges.prefix(2) { prefetch(positions) }
+    for (number, positions) in edges.enumerated() {
+      if number + 2 < edges.count { prefetch(edges[number + 2]) }
+      total += matcher.count(positions)
     }
     return total
+  }
+
+  /// Asks the processor to bring the points of `positions` into its caches.
+  private func prefetch(_ positions: Range<Int>) {
+    xs.withUnsafeBufferPointer { xs in
+      ys.withUnsafeBufferPointer { ys in
+        cosYs.withUnsafeBufferPointer { cosYs in
+          guard let x = xs.baseAddress, let y = ys.baseAddress, let cosY = cosYs.baseAddress
+          else { return }
+          cplacecount_prefetch(
+            x, y, cosY, Int64(positions.lowerBound), Int64(positions.upperBound))
+        }
+      }
+    }
   }
 
   /// The answer from every candidate cell: nearest cells first for a
