@@ -1,10 +1,10 @@
 import CPlaceCount
 
-/// The first pass of the index's count of an edge cell's points
-/// (`PlaceIndex.Matcher.count`): for each point, bounds on the haversine term
-/// `a` of its distance from the origin decide whether it is certainly inside
-/// the circle, certainly outside, or neither (then the exact distance
-/// decides, in a second pass).
+/// Bounds on the haversine term `a` of a point's distance from a circle's
+/// centre (`terms`), and the first pass of the index's count of an edge
+/// cell's points (`PlaceIndex.Matcher.count`): for each point, the bounds
+/// decide whether it is certainly inside the circle, certainly outside, or
+/// neither (then the exact distance decides, in a second pass).
 ///
 /// Without a branch per point: whether an edge cell's point is inside is a
 /// coin toss the processor cannot predict, so every point's verdict is
@@ -29,21 +29,29 @@ struct PlaceCountBounds {
   /// Whether `cplacecount_bounds` runs on this processor.
   static let isWide = cplacecount_is_wide() != 0
 
-  /// Whether the bounds put the point inside, and whether they decide it at
-  /// all: 1 or 0 each.
+  /// Bounds on the point's haversine term, `low` ≤ `a` ≤ `high`, made of the
+  /// half angles alone (sin²t ≤ t² and sin²t ≥ t²(1 − t²/3)); they hold when
+  /// `isNear`: both half angles under 0.05 rad (about 5.7° apart).
   @inline(__always)
-  func verdict(x: Double, y: Double, cosY: Double) -> (inside: Int, decided: Int) {
+  func terms(x: Double, y: Double, cosY: Double) -> (low: Double, high: Double, isNear: Bool) {
     let halfY = (y - originY) * Self.scale
     let halfX = (x - originX) * Self.scale
     let squareY = halfY * halfY
     let squareX = halfX * halfX
     let largest = max(squareY, squareX)
     let high = squareY + originCos * cosY * squareX
-    let low = high * (1 - largest * Self.third)
+    return (high * (1 - largest * Self.third), high, largest <= 0.0025)
+  }
+
+  /// Whether the bounds put the point inside, and whether they decide it at
+  /// all: 1 or 0 each.
+  @inline(__always)
+  func verdict(x: Double, y: Double, cosY: Double) -> (inside: Int, decided: Int) {
+    let terms = terms(x: x, y: y, cosY: cosY)
     // Integers combined with `&` and `|`, not `&&` and `||`, which branch.
-    let isNear = largest <= 0.0025 ? 1 : 0
-    let isInside = isNear & (high <= insideTerm ? 1 : 0)
-    let isOutside = isNear & (low > outsideTerm ? 1 : 0)
+    let isNear = terms.isNear ? 1 : 0
+    let isInside = isNear & (terms.high <= insideTerm ? 1 : 0)
+    let isOutside = isNear & (terms.low > outsideTerm ? 1 : 0)
     return (isInside, isInside | isOutside)
   }
 

@@ -769,13 +769,8 @@ public struct PlaceIndex: Sendable {
     let area: PlaceArea
     let radius: Double
     let origin: PlaceCoordinate?
-    let originX: Double
-    let originY: Double
-    let originCos: Double
-    /// `a` at most this is certainly within the radius.
-    let insideTerm: Double
-    /// `a` above this is certainly beyond it.
-    let outsideTerm: Double
+    /// The origin, and the terms `a` is compared with for the radius.
+    let terms: PlaceCountBounds
 
     init(index: PlaceIndex, query: Query) {
       self.index = index
@@ -786,12 +781,11 @@ public struct PlaceIndex: Sendable {
         radius = 0
       }
       origin = query.origin
-      originX = query.origin?.x ?? 0
-      originY = query.origin?.y ?? 0
-      originCos = query.origin.map { PlaceGeometry.cosLatitude($0.y) } ?? 1
       let term = Self.term(metres: radius)
-      insideTerm = term * (1 - 1e-10)
-      outsideTerm = term * (1 + 1e-10)
+      terms = PlaceCountBounds(
+        originX: query.origin?.x ?? 0, originY: query.origin?.y ?? 0,
+        originCos: query.origin.map { PlaceGeometry.cosLatitude($0.y) } ?? 1,
+        insideTerm: term * (1 - 1e-10), outsideTerm: term * (1 + 1e-10))
     }
 
     /// The haversine term of a distance: sin²(d / 2R).
@@ -804,7 +798,7 @@ public struct PlaceIndex: Sendable {
     @inline(__always)
     func distance(_ position: Int) -> Double {
       PlaceGeometry.distance(
-        x1: originX, y1: originY, cosY1: originCos, x2: index.xs[position],
+        x1: terms.originX, y1: terms.originY, cosY1: terms.originCos, x2: index.xs[position],
         y2: index.ys[position], cosY2: index.cosYs[position])
     }
 
@@ -813,14 +807,9 @@ public struct PlaceIndex: Sendable {
     @inline(__always)
     func bounds(_ position: Int) -> Bounds? {
       guard origin != nil else { return nil }
-      let halfY = (index.ys[position] - originY) * PlaceGeometry.radiansPerDegree * 0.5
-      let halfX = (index.xs[position] - originX) * PlaceGeometry.radiansPerDegree * 0.5
-      let squareY = halfY * halfY
-      let squareX = halfX * halfX
-      let largest = max(squareY, squareX)
-      guard largest <= 0.0025 else { return nil }
-      let high = squareY + originCos * index.cosYs[position] * squareX
-      return Bounds(low: high * (1 - largest * PlaceCountBounds.third), high: high)
+      let terms = terms.terms(
+        x: index.xs[position], y: index.ys[position], cosY: index.cosYs[position])
+      return terms.isNear ? Bounds(low: terms.low, high: terms.high) : nil
     }
 
     /// Whether the point is in the area, with its exact distance when that
@@ -831,8 +820,8 @@ public struct PlaceIndex: Sendable {
         return rect.contains(x: index.xs[position], y: index.ys[position]) ? .inside : .outside
       }
       if let bounds {
-        if bounds.high <= insideTerm { return .inside }
-        if bounds.low > outsideTerm { return .outside }
+        if bounds.high <= terms.insideTerm { return .inside }
+        if bounds.low > terms.outsideTerm { return .outside }
       }
       let metres = distance(position)
       return metres <= radius ? .exact(metres) : .outside
@@ -858,17 +847,14 @@ public struct PlaceIndex: Sendable {
         for position in positions where contains(position) { count += 1 }
         return count
       }
-      let bounds = PlaceCountBounds(
-        originX: originX, originY: originY, originCos: originCos, insideTerm: insideTerm,
-        outsideTerm: outsideTerm)
       return index.xs.withUnsafeBufferPointer { xs in
         index.ys.withUnsafeBufferPointer { ys in
           index.cosYs.withUnsafeBufferPointer { cosYs in
-            let decided = bounds.verdicts(xs: xs, ys: ys, cosYs: cosYs, positions: positions)
+            let decided = terms.verdicts(xs: xs, ys: ys, cosYs: cosYs, positions: positions)
             var count = decided.inside
             guard decided.decided < positions.count else { return count }
             for position in positions
-            where bounds.verdict(x: xs[position], y: ys[position], cosY: cosYs[position]).decided
+            where terms.verdict(x: xs[position], y: ys[position], cosY: cosYs[position]).decided
               == 0
             {
               if distance(position) <= radius { count += 1 }
