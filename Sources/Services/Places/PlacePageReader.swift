@@ -75,10 +75,12 @@ final class PlacePageReader: Sendable {
       try opened(&stored).withStatement(Self.select(count: keys.count)) { statement in
         var entries: [Int64: PlaceRowCache.Entry] = [:]
         entries.reserveCapacity(keys.count)
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(1_024)
         try statement.bind(keys.map { .integer($0) })
         let row = SQLiteRow(statement)
         while try statement.step() {
-          entries[try row.int64(0)] = try PlaceRowJSON.entry(row)
+          entries[try row.int64(0)] = try PlaceRowJSON.entry(row, scratch: &scratch)
         }
         return entries
       }
