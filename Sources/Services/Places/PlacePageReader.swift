@@ -51,20 +51,16 @@ final class PlacePageReader: Sendable {
   func writePlaces(
     _ page: [(key: Int64, distance: Int?)], cache: PlaceRowCache, into output: inout [UInt8]
   ) throws {
-    guard !page.isEmpty else { return }
-    let cached = cache.entries(page.map(\.key))
-    var read: [Int64: PlaceRowCache.Entry] = [:]
-    let missing = zip(page, cached).compactMap { $1 == nil ? $0.key : nil }
-    if !missing.isEmpty {
-      read = try entries(keys: missing)
-      cache.insert(read)
-    }
-    var first = true
-    for ((key, distance), entry) in zip(page, cached) {
-      guard let entry = entry ?? read[key] else { continue }
-      if !first { output.append(UInt8(ascii: ",")) }
-      first = false
-      entry.write(distance: distance, into: &output)
+    // Rows read here, nil for a key with no row. Each turn adds the keys
+    // the cache missed, so it ends: a second one comes only when other
+    // searches filled a generation in between and rows left.
+    var read: [Int64: PlaceRowCache.Entry?] = [:]
+    while true {
+      let missing = cache.write(page, known: read, into: &output)
+      if missing.isEmpty { return }
+      let found = try entries(keys: missing)
+      cache.insert(found)
+      for key in missing { read.updateValue(found[key], forKey: key) }
     }
   }
 

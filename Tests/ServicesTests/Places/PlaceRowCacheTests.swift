@@ -23,48 +23,70 @@ final class PlaceRowCacheTests: XCTestCase {
       text: Array((head + #","placeUrl":""}"#).utf8), distanceAt: head.utf8.count)
   }
 
-  func testAnEntryWritesItsDistanceOrNullWhereItGoes() {
-    var output: [UInt8] = []
-    Self.entry(7).write(distance: 1_234, into: &output)
-    output.append(UInt8(ascii: ","))
-    Self.entry(8).write(distance: nil, into: &output)
-    XCTAssertEqual(
-      String(decoding: output, as: UTF8.self),
-      #"{"id":"7","distance":1234,"placeUrl":""},{"id":"8","distance":null,"placeUrl":""}"#)
+  static func text(_ number: Int, distance: String) -> String {
+    #"{"id":"\#(number)","distance":\#(distance),"placeUrl":""}"#
   }
 
-  func testRowsAreFoundByKeyAndMissingOnesAreNil() {
+  /// Whether `cache` holds `key`, written with no distance; nil when it misses it.
+  static func written(_ key: Int64, _ cache: PlaceRowCache) -> String? {
+    var output: [UInt8] = []
+    guard cache.write([(key, nil)], into: &output).isEmpty else { return nil }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  func testRowsAreWrittenInThePagesOrderWithTheirDistanceOrNull() {
     let cache = PlaceRowCache()
     cache.insert([1: Self.entry(1), 3: Self.entry(3)])
-    let found = cache.entries([3, 2, 1])
+    var output = Array("[".utf8)
+    let missing = cache.write([(3, 1_234), (1, nil)], into: &output)
+    XCTAssertEqual(missing, [])
     XCTAssertEqual(
-      found.map { $0.map { String(decoding: $0.text, as: UTF8.self) } },
-      [
-        String(decoding: Self.entry(3).text, as: UTF8.self), nil,
-        String(decoding: Self.entry(1).text, as: UTF8.self),
-      ])
+      String(decoding: output, as: UTF8.self),
+      "[" + Self.text(3, distance: "1234") + "," + Self.text(1, distance: "null"))
+  }
+
+  func testMissingRowsAreReturnedAndNothingIsWritten() {
+    let cache = PlaceRowCache()
+    cache.insert([1: Self.entry(1), 3: Self.entry(3)])
+    var output = Array("[".utf8)
+    XCTAssertEqual(cache.write([(3, 5), (2, 6), (1, 7), (4, 8)], into: &output), [2, 4])
+    XCTAssertEqual(output, Array("[".utf8))
+  }
+
+  func testKnownRowsAreWrittenFromThereAndKnownAbsentOnesLeftOut() {
+    let cache = PlaceRowCache()
+    cache.insert([1: Self.entry(1)])
+    var output: [UInt8] = []
+    let missing = cache.write(
+      [(4, 40), (1, 10), (2, 20)], known: [2: Self.entry(2), 4: nil], into: &output)
+    XCTAssertEqual(missing, [])
+    XCTAssertEqual(
+      String(decoding: output, as: UTF8.self),
+      Self.text(1, distance: "10") + "," + Self.text(2, distance: "20"))
   }
 
   func testTheCacheStaysWithinItsBudgetAndKeepsTheRowsStillAskedFor() {
-    // Entries of about 100 bytes with the overhead (their arrays' capacity
-    // may be more): a few fit in a generation of 1,000.
+    // Rows of 100 bytes with the overhead: a few fit in a generation of 1,000.
     let padding = 100 - PlaceRowCache.entryOverheadBytes - Self.entry(0).text.count
     let cache = PlaceRowCache(budgetBytes: 2_000)
     for key in 0..<1_000 {
       cache.insert([Int64(key): Self.entry(key, padding: padding)])
       // Key 0 is asked for all along: it never leaves.
-      XCTAssertNotNil(cache.entries([0])[0], "key 0 after \(key)")
+      XCTAssertNotNil(Self.written(0, cache), "key 0 after \(key)")
       XCTAssertLessThanOrEqual(cache.held.bytes, 2_000)
     }
-    XCTAssertGreaterThanOrEqual(cache.held.rows, 5)
-    XCTAssertNil(cache.entries([1])[0], "an early row not asked for again left")
-    XCTAssertNotNil(cache.entries([999])[0])
+    XCTAssertGreaterThanOrEqual(cache.held.rows, 10)
+    XCTAssertNil(Self.written(1, cache), "an early row not asked for again left")
+    XCTAssertEqual(
+      Self.written(999, cache),
+      String(decoding: Self.entry(999, padding: padding).text, as: UTF8.self)
+        .replacing(#""distance":,"#, with: #""distance":null,"#))
   }
 
   func testARowLargerThanAGenerationIsNotKept() {
     let cache = PlaceRowCache(budgetBytes: 200)
     cache.insert([1: Self.entry(1, padding: 200)])
-    XCTAssertNil(cache.entries([1])[0])
+    XCTAssertNil(Self.written(1, cache))
     XCTAssertEqual(cache.held.rows, 0)
   }
 
