@@ -4,7 +4,8 @@ import CPlaceCount
 /// centre (`terms`), and the first pass of the index's count of an edge
 /// cell's points (`PlaceIndex.Matcher.count`): for each point, the bounds
 /// decide whether it is certainly inside the circle, certainly outside, or
-/// neither (then the exact distance decides, in a second pass).
+/// neither (then the exact distance decides, in a second pass). The same
+/// bounds give a page's whole metres for most points (`wholeMetres`).
 ///
 /// Without a branch per point: whether an edge cell's point is inside is a
 /// coin toss the processor cannot predict, so every point's verdict is
@@ -41,6 +42,25 @@ struct PlaceCountBounds {
     let largest = max(squareY, squareX)
     let high = squareY + originCos * cosY * squareX
     return (high * (1 - largest * Self.third), high, largest <= 0.0025)
+  }
+
+  /// The whole metres of a point's distance, as `PlaceGeometry.wholeMetres`
+  /// gives them for its exact distance, from bounds on its term `a` alone
+  /// when they settle them; else nil. The distance is 2R·asin(√a), and for
+  /// 0 ≤ x ≤ 0.1, x + x³/6 ≤ asin x ≤ x + x³/6 + x⁵/10 (the series' other
+  /// terms are positive and add up to less than 0.076·x⁵): the distance is
+  /// bounded by a square root instead of two sines and an arc sine. Ends
+  /// widened by a relative 1e-9 that round to the same metre settle it.
+  static func wholeMetres(low: Double, high: Double) -> Int? {
+    let near = low.squareRoot()
+    let far = high.squareRoot()
+    guard far <= 0.1 else { return nil }
+    let diameter = 2 * PlaceGeometry.earthRadius
+    let nearest = diameter * (near + near * near * near / 6) * (1 - 1e-9)
+    let farSquare = far * far
+    let farthest = diameter * far * (1 + farSquare / 6 + farSquare * farSquare / 10) * (1 + 1e-9)
+    let metres = PlaceGeometry.wholeMetres(nearest)
+    return metres == PlaceGeometry.wholeMetres(farthest) ? metres : nil
   }
 
   /// Whether the bounds put the point inside, and whether they decide it at

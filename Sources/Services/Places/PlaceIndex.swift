@@ -617,9 +617,13 @@ public struct PlaceIndex: Sendable {
         }
         total += 1
         if selection.isFull, let bounds, bounds.low >= worstTerm { continue }
-        let distance = metres ?? matcher.distance(position)
-        let order =
-          UInt64(PlaceGeometry.wholeMetres(distance)) << 32 | UInt64(UInt32(numbers[position]))
+        // Whole metres from the bounds when they settle them (nearly
+        // always), without the exact distance's sines.
+        let whole =
+          metres.map(PlaceGeometry.wholeMetres)
+          ?? bounds.flatMap { PlaceCountBounds.wholeMetres(low: $0.low, high: $0.high) }
+          ?? PlaceGeometry.wholeMetres(matcher.distance(position))
+        let order = UInt64(whole) << 32 | UInt64(UInt32(numbers[position]))
         guard selection.admits(order) else { continue }
         selection.offer(order, position: Int32(position))
         if selection.isFull, selection.worst >> 32 != worstMetres {
