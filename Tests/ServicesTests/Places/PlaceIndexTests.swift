@@ -263,6 +263,41 @@ final class PlaceIndexTests: XCTestCase {
     XCTAssertGreaterThan(pruned, 60, "many queries find more than they return")
   }
 
+  /// Rings of points a few decimetres inside and outside circles of three
+  /// radii: a cell taken for wholly inside one of them, or a point decided
+  /// by a bound that was short, shows in the count at once.
+  func testCirclesCountTheirEdgeToTheDecimetre() {
+    let center = Self.denseCenter
+    let radii = [300.0, 1_000, 2_500]
+    var points: [PlaceIndex.Point] = []
+    let metresPerDegree = PlaceGeometry.earthRadius * PlaceGeometry.radiansPerDegree
+    for radius in radii {
+      for offset in [-0.3, 0.3] {
+        for step in 0..<2_000 {
+          let bearing = Double(step) / 2_000 * 2 * .pi
+          let metres = radius + offset
+          points.append(
+            PlaceIndex.Point(
+              category: .restaurant,
+              x: center.x + metres * sin(bearing)
+                / (metresPerDegree * PlaceGeometry.cosLatitude(center.y)),
+              y: center.y + metres * cos(bearing) / metresPerDegree))
+        }
+      }
+    }
+    for cellsPerDegree in [nil, 256, 1_024, 4_096] {
+      let index = PlaceIndex(points, cellsPerDegree: cellsPerDegree)
+      for radius in radii {
+        let query = PlaceIndex.Query(
+          category: .restaurant, area: .circle(center: center, radius: Int(radius)), limit: 15)
+        let expected = Self.bruteForce(query, points)
+        XCTAssertEqual(
+          index.search(query), expected,
+          "\(radius) m, \(cellsPerDegree.map(String.init) ?? "fitted")")
+      }
+    }
+  }
+
   func testBadPointsAreLeftOutAndLimitsHold() {
     let index = PlaceIndex([
       PlaceIndex.Point(category: .cafe, x: .nan, y: 10),
