@@ -3,26 +3,33 @@
 
 #include <stdint.h>
 
-/* PlaceCountBounds.verdicts (the first pass of the places index's count)
-   four points at a time with AVX2: over points [start, end), how many the
-   bounds put inside the circle, and how many they decide at all. */
+/* One cell on a circle's edge, for cplacecount_cells: its points' positions,
+   the half angles (radians) of its corner's offset from the centre, and the
+   centre's cosine times the least and the greatest cosine of a latitude in
+   its row. */
 typedef struct {
-  int64_t inside;
-  int64_t decided;
-} cplacecount_verdicts;
+  int64_t start;
+  int64_t end;
+  float base_x;
+  float base_y;
+  float cos_low;
+  float cos_high;
+} cplacecount_span;
 
-/* Whether cplacecount_bounds runs here: an x86-64 processor with AVX2.
+/* PlaceCellCount.count (the first pass of the places index's count of a
+   circle's edge cells) eight points at a time with AVX2, on the points'
+   packed offsets from their cell's corner (low 16 bits east, high 16 bits
+   north): returns how many points of `spans` the bounds put inside the
+   circle, and writes the positions of those they leave undecided to
+   `undecided` (room for all the spans' points), their number to
+   `undecided_count`. Each cell's offsets are fetched two cells ahead. */
+int64_t cplacecount_cells(
+    const uint32_t *offsets, const cplacecount_span *spans, int64_t count, float step,
+    float error, float third, float inside_term, float outside_term, int32_t *undecided,
+    int64_t *undecided_count);
+
+/* Whether cplacecount_cells runs here: an x86-64 processor with AVX2.
    Elsewhere it counts nothing and the Swift loop is used. */
 int cplacecount_is_wide(void);
-
-cplacecount_verdicts cplacecount_bounds(
-    const double *xs, const double *ys, const double *cos_ys, int64_t start, int64_t end,
-    double origin_x, double origin_y, double origin_cos, double scale, double third,
-    double inside_term, double outside_term);
-
-/* Asks the processor to bring points [start, end) of the three arrays
-   into its caches (at most the first 512 bytes of each). */
-void cplacecount_prefetch(
-    const double *xs, const double *ys, const double *cos_ys, int64_t start, int64_t end);
 
 #endif

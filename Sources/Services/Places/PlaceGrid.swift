@@ -44,6 +44,14 @@ struct PlaceGrid: Sendable, Hashable {
     UInt64(row(y) * columns + column(x))
   }
 
+  /// The south-west corner of cell `cell`, in degrees.
+  @inline(__always)
+  func corner(_ cell: UInt64) -> (west: Double, south: Double) {
+    let row = Int(cell) / columns
+    let column = Int(cell) - row * columns
+    return (Double(column) * cellDegrees - 180, Double(row) * cellDegrees - 90)
+  }
+
   /// How many bits a cell's number needs.
   var cellBits: Int { Int.bitWidth - (rows * columns - 1).leadingZeroBitCount }
 

@@ -10,11 +10,13 @@ import Glibc
 ///
 /// **Layout.** Struct of arrays, sorted by (category, cell, point): per point
 /// its longitude, latitude and the cosine of its latitude (`Float64`, so a
-/// distance is computed exactly as a brute-force scan computes it) and its
-/// point number (`Int32`); per occupied cell its number (`UInt64`: up to 2⁴⁰
-/// cells at 4096 per degree) and where its points start. About 28 bytes a
-/// point and 12 an occupied cell: 29 MB for a million places. Empty cells
-/// cost nothing, so a fine grid over the whole globe is fine.
+/// distance is computed exactly as a brute-force scan computes it), its
+/// offset from its cell's corner in 32 bits (what the count of an edge cell
+/// reads, see `PlaceCellCount`) and its point number (`Int32`); per occupied
+/// cell its number (`UInt64`: up to 2⁴⁰ cells at 4096 per degree) and where
+/// its points start. About 32 bytes a point and 12 an occupied cell: 33 MB
+/// for a million places. Empty cells cost nothing, so a fine grid over the
+/// whole globe is fine.
 ///
 /// **Queries.** A circle becomes a band of cell rows and, per row, one or two
 /// column ranges (two across the antimeridian; every column in rows near a
@@ -133,6 +135,9 @@ public struct PlaceIndex: Sendable {
   private let ys: [Double]
   /// Cosines of the latitudes, by position.
   private let cosYs: [Double]
+  /// Each point's offset from its cell's corner, packed (`PlaceCellCount.pack`):
+  /// what the count of an edge cell reads.
+  private let offsets: [UInt32]
   /// The point number at each position.
   private let numbers: [Int32]
   /// The occupied cells (row × columns + column), ascending within each category.
@@ -186,10 +191,12 @@ public struct PlaceIndex: Sendable {
     var xs: [Double] = []
     var ys: [Double] = []
     var cosYs: [Double] = []
+    var offsets: [UInt32] = []
     var numbers: [Int32] = []
     xs.reserveCapacity(byCategory.count)
     ys.reserveCapacity(byCategory.count)
     cosYs.reserveCapacity(byCategory.count)
+    offsets.reserveCapacity(byCategory.count)
     numbers.reserveCapacity(byCategory.count)
     var cellKeys: [UInt64] = []
     var cellStarts: [Int32] = []
@@ -231,6 +238,10 @@ public struct PlaceIndex: Sendable {
         xs.append(x)
         ys.append(y)
         cosYs.append(PlaceGeometry.cosLatitude(y))
+        let corner = grid.corner(cell)
+        offsets.append(
+          PlaceCellCount.pack(
+            x: x, y: y, west: corner.west, south: corner.south, cellDegrees: grid.cellDegrees))
         numbers.append(number)
       }
     }
@@ -239,6 +250,7 @@ public struct PlaceIndex: Sendable {
     self.xs = xs
     self.ys = ys
     self.cosYs = cosYs
+    self.offsets = offsets
     self.numbers = numbers
     self.cellKeys = cellKeys
     self.cellStarts = cellStarts
@@ -247,7 +259,7 @@ public struct PlaceIndex: Sendable {
 
   /// Bytes held by the index's arrays.
   public var memoryBytes: Int {
-    (xs.capacity + ys.capacity + cosYs.capacity) * 8 + numbers.capacity * 4
+    (xs.capacity + ys.capacity + cosYs.capacity) * 8 + (offsets.capacity + numbers.capacity) * 4
       + cellKeys.capacity * 8 + cellStarts.capacity * 4 + categoryCells.capacity * 4
   }
 
@@ -533,37 +545,16 @@ public struct PlaceIndex: Sendable {
     let matcher = Matcher(index: self, query: query)
     let (found, counted) = candidates(query, countsRuns: true)
     var total = counted
-    var edges: [Range<Int>] = []
+    var edges: [Int] = []
     edges.reserveCapacity(found.count)
     for candidate in found {
-      let positions = Int(cellStarts[candidate.cell])..<Int(cellStarts[candidate.cell + 1])
       if candidate.isInside {
-        total += positions.count
+        total += Int(cellStarts[candidate.cell + 1] - cellStarts[candidate.cell])
       } else {
-        edges.append(positions)
+        edges.append(candidate.cell)
       }
     }
-    // The edge cells' points come from memory two cells ahead of their count.
-    for positions in edges.prefix(2) { prefetch(positions) }
-    for (number, positions) in edges.enumerated() {
-      if number + 2 < edges.count { prefetch(edges[number + 2]) }
-      total += matcher.count(positions)
-    }
-    return total
-  }
-
-  /// Asks the processor to bring the points of `positions` into its caches.
-  private func prefetch(_ positions: Range<Int>) {
-    xs.withUnsafeBufferPointer { xs in
-      ys.withUnsafeBufferPointer { ys in
-        cosYs.withUnsafeBufferPointer { cosYs in
-          guard let x = xs.baseAddress, let y = ys.baseAddress, let cosY = cosYs.baseAddress
-          else { return }
-          cplacecount_prefetch(
-            x, y, cosY, Int64(positions.lowerBound), Int64(positions.upperBound))
-        }
-      }
-    }
+    return total + matcher.countEdges(edges)
   }
 
   /// The answer from every candidate cell: nearest cells first for a
@@ -598,11 +589,15 @@ public struct PlaceIndex: Sendable {
       let floorMetres = UInt64(max(candidate.lowerBound - Self.marginMetres, 0))
       if selection.isFull, selection.limit == 0 || floorMetres > worstMetres {
         guard countsAll else { break }
+        var edges: [Int] = []
         for rest in [candidate] + heap.remaining {
-          let start = Int(cellStarts[rest.cell])
-          let end = Int(cellStarts[rest.cell + 1])
-          total += rest.isInside ? end - start : matcher.count(start..<end)
+          if rest.isInside {
+            total += Int(cellStarts[rest.cell + 1] - cellStarts[rest.cell])
+          } else {
+            edges.append(rest.cell)
+          }
         }
+        total += matcher.countEdges(edges)
         break
       }
       for position in start..<end {
@@ -770,14 +765,18 @@ public struct PlaceIndex: Sendable {
     }
 
     let index: PlaceIndex
+    let grid: PlaceGrid
     let area: PlaceArea
     let radius: Double
     let origin: PlaceCoordinate?
     /// The origin, and the terms `a` is compared with for the radius.
     let terms: PlaceCountBounds
+    /// The same, for the count of an edge cell's points.
+    let cells: PlaceCellCount
 
     init(index: PlaceIndex, query: Query) {
       self.index = index
+      grid = index.grids[Int(query.category.rawValue)]
       area = query.area
       if case .circle(_, let metres) = query.area {
         radius = Double(metres)
@@ -790,6 +789,7 @@ public struct PlaceIndex: Sendable {
         originX: query.origin?.x ?? 0, originY: query.origin?.y ?? 0,
         originCos: query.origin.map { PlaceGeometry.cosLatitude($0.y) } ?? 1,
         insideTerm: term * (1 - 1e-10), outsideTerm: term * (1 + 1e-10))
+      cells = PlaceCellCount(terms, cellDegrees: grid.cellDegrees)
     }
 
     /// The haversine term of a distance: sin²(d / 2R).
@@ -840,28 +840,42 @@ public struct PlaceIndex: Sendable {
       return true
     }
 
-    /// How many of the positions are in the area: for a circle, the points
-    /// the bounds decide in one pass (`PlaceCountBounds`, the hottest loop of
-    /// a search: the cells on a circle's edge), and the few they leave
-    /// undecided (near the radius, or too far for the bounds) by their exact
-    /// distance in a second pass over the same positions.
-    func count(_ positions: Range<Int>) -> Int {
+    /// How many of the points of `cells` are in the area: for a circle, the
+    /// points the bounds decide in one pass over all of them
+    /// (`PlaceCellCount`, the hottest loop of a search: the cells on a
+    /// circle's edge), and the few they leave undecided (near the radius,
+    /// or too far for the bounds) by their exact distance.
+    func countEdges(_ cells: [Int]) -> Int {
       guard case .circle = area, origin != nil else {
         var count = 0
-        for position in positions where contains(position) { count += 1 }
+        for cell in cells {
+          for position in Int(index.cellStarts[cell])..<Int(index.cellStarts[cell + 1])
+          where contains(position) {
+            count += 1
+          }
+        }
         return count
       }
-      return index.xs.withUnsafeBufferPointer { xs in
-        index.ys.withUnsafeBufferPointer { ys in
-          index.cosYs.withUnsafeBufferPointer { cosYs in
-            let decided = terms.verdicts(xs: xs, ys: ys, cosYs: cosYs, positions: positions)
+      var spans: [cplacecount_span] = []
+      spans.reserveCapacity(cells.count)
+      var points = 0
+      var row: PlaceCellCount.Row?
+      for cell in cells {
+        let positions = Int(index.cellStarts[cell])..<Int(index.cellStarts[cell + 1])
+        let corner = grid.corner(index.cellKeys[cell])
+        if row?.south != corner.south { row = self.cells.row(south: corner.south) }
+        guard let row else { continue }
+        spans.append(self.cells.span(row, west: corner.west, positions: positions))
+        points += positions.count
+      }
+      return index.offsets.withUnsafeBufferPointer { offsets in
+        spans.withUnsafeBufferPointer { spans in
+          withUnsafeTemporaryAllocation(of: Int32.self, capacity: points) { undecided in
+            let decided = self.cells.count(offsets, spans, undecided: undecided)
             var count = decided.inside
-            guard decided.decided < positions.count else { return count }
-            for position in positions
-            where terms.verdict(x: xs[position], y: ys[position], cosY: cosYs[position]).decided
-              == 0
-            {
-              if distance(position) <= radius { count += 1 }
+            for position in undecided[..<decided.undecided]
+            where distance(Int(position)) <= radius {
+              count += 1
             }
             return count
           }
