@@ -17,51 +17,68 @@ public enum RFC3339 {
   /// Appends `string(microseconds:)`'s text to `output`, digit by digit:
   /// every product a read returns has two of these.
   public static func write(microseconds: Int64, into output: inout [UInt8]) {
-    let seconds = microseconds.floorDivided(by: 1_000_000)
-    let fraction = Int(microseconds - seconds * 1_000_000)
-    let days = seconds.floorDivided(by: 86_400)
-    let time = Int(seconds - days * 86_400)
-    // The civil date of `days` since 1970-01-01 (Howard Hinnant's civil_from_days).
-    let shifted = days + 719_468
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-    let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
-    let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
-    // Filled in place two digits at a time (no loop), then appended at once.
-    var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &text) { text in
-      func put(_ value: Int, at index: Int) {
-        text[index] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
-        text[index + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+    Text(microseconds: microseconds).write(into: &output)
+  }
+
+  /// The text of one time, made once and written where it goes, as often as
+  /// it goes there: a product's `updatedAt` is its `createdAt` until it changes.
+  public struct Text: Sendable {
+    /// The 27 bytes, filled in place two digits at a time (no loop).
+    private var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private let year: Int
+
+    public init(microseconds: Int64) {
+      let seconds = microseconds.floorDivided(by: 1_000_000)
+      let fraction = Int(microseconds - seconds * 1_000_000)
+      let days = seconds.floorDivided(by: 86_400)
+      let time = Int(seconds - days * 86_400)
+      // The civil date of `days` since 1970-01-01 (Howard Hinnant's civil_from_days).
+      let shifted = days + 719_468
+      let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+      let dayOfEra = shifted - era * 146_097
+      let yearOfEra =
+        (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+      let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+      let monthIndex = (5 * dayOfYear + 2) / 153
+      let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
+      let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
+      let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
+      self.year = year
+      withUnsafeMutableBytes(of: &bytes) { text in
+        func put(_ value: Int, at index: Int) {
+          text[index] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
+          text[index + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+        }
+        let shownYear = (0...9_999).contains(year) ? year : 0
+        put(shownYear / 100, at: 0)
+        put(shownYear % 100, at: 2)
+        text[4] = 0x2D
+        put(month, at: 5)
+        text[7] = 0x2D
+        put(day, at: 8)
+        text[10] = 0x54
+        put(time / 3_600, at: 11)
+        text[13] = 0x3A
+        put(time / 60 % 60, at: 14)
+        text[16] = 0x3A
+        put(time % 60, at: 17)
+        text[19] = 0x2E
+        put(fraction / 10_000, at: 20)
+        put(fraction / 100 % 100, at: 22)
+        put(fraction % 100, at: 24)
+        text[26] = 0x5A
       }
-      let shownYear = (0...9_999).contains(year) ? year : 0
-      put(shownYear / 100, at: 0)
-      put(shownYear % 100, at: 2)
-      text[4] = 0x2D
-      put(month, at: 5)
-      text[7] = 0x2D
-      put(day, at: 8)
-      text[10] = 0x54
-      put(time / 3_600, at: 11)
-      text[13] = 0x3A
-      put(time / 60 % 60, at: 14)
-      text[16] = 0x3A
-      put(time % 60, at: 17)
-      text[19] = 0x2E
-      put(fraction / 10_000, at: 20)
-      put(fraction / 100 % 100, at: 22)
-      put(fraction % 100, at: 24)
-      text[26] = 0x5A
-      // A year outside 0…9999 is written whole (RFC 3339 has no room for it).
-      if (0...9_999).contains(year) {
-        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<27]))
-      } else {
-        output.append(contentsOf: String(year).utf8)
-        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[4..<27]))
+    }
+
+    public func write(into output: inout [UInt8]) {
+      withUnsafeBytes(of: bytes) { text in
+        // A year outside 0…9999 is written whole (RFC 3339 has no room for it).
+        if (0...9_999).contains(year) {
+          output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<27]))
+        } else {
+          output.append(contentsOf: String(year).utf8)
+          output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[4..<27]))
+        }
       }
     }
   }

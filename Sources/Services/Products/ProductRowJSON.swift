@@ -32,10 +32,14 @@ enum ProductRowJSON {
     } else {
       JSONWriter.writeLiteral("null", into: &output)
     }
+    let created = try row.int64(6)
+    let updated = try row.int64(7)
+    let createdText = RFC3339.Text(microseconds: created)
     JSONWriter.writeLiteral(#","createdAt":""#, into: &output)
-    RFC3339.write(microseconds: try row.int64(6), into: &output)
+    createdText.write(into: &output)
     JSONWriter.writeLiteral(#"","updatedAt":""#, into: &output)
-    RFC3339.write(microseconds: try row.int64(7), into: &output)
+    // Until a product changes, its two times are one.
+    (updated == created ? createdText : RFC3339.Text(microseconds: updated)).write(into: &output)
     JSONWriter.writeLiteral(#"","version":"#, into: &output)
     JSONWriter.writeInteger(Int(try row.int64(8)), into: &output)
     JSONWriter.writeLiteral(#","imageUrl":"#, into: &output)
