@@ -21,7 +21,7 @@ let package = Package(
     .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // Loads libcurl with dlopen on first use, so the daemon's start does not pay for it.
     .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
-    // The places index's hottest loop, eight points at a time where the processor can.
+    // The places index's hottest loop, eight points at a time where the processor can, and a prefetch.
     .target(name: "CPlaceCount"),
     .target(
       name: "Services",

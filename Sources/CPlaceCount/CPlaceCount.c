@@ -127,3 +127,8 @@ int64_t cplacecount_cells(
 }
 
 #endif
+
+void cplacecount_prefetch_bytes(const void *start, int64_t count) {
+  const char *bytes = (const char *)start;
+  for (int64_t offset = 0; offset < count; offset += 64) __builtin_prefetch(bytes + offset);
+}

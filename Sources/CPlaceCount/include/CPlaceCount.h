@@ -32,4 +32,8 @@ int64_t cplacecount_cells(
    Elsewhere it counts nothing and the Swift loop is used. */
 int cplacecount_is_wide(void);
 
+/* Asks the processor to bring bytes [start, start + count) into its caches:
+   the row cache's rows of a page, before they are copied. */
+void cplacecount_prefetch_bytes(const void *start, int64_t count);
+
 #endif

@@ -1,3 +1,4 @@
+import CPlaceCount
 import Protocol
 import Synchronization
 
@@ -90,6 +91,16 @@ final class PlaceRowCache: Sendable {
     into output: inout [UInt8]
   ) -> [Int64] {
     generations.withLock { stored in
+      // The rows are asked for first and copied after: their bytes, often
+      // pushed out of the processor's caches by other requests since, come
+      // in together rather than one row after the other.
+      stored.current.text.withUnsafeBufferPointer { text in
+        guard let base = text.baseAddress else { return }
+        for (key, _) in page {
+          guard let slot = stored.current.rows[key] else { continue }
+          cplacecount_prefetch_bytes(base + Int(slot.start), Int64(slot.end - slot.start))
+        }
+      }
       let start = output.count
       var missing: [Int64] = []
       var first = true
