@@ -573,6 +573,12 @@ public struct PlaceIndex: Sendable {
       }
       return Result(totalCount: total, hits: hits(selection, matcher, sortsByDistance))
     }
+    // A page's few cells are asked for at once, before the heap takes them
+    // one after the other: other requests pushed them out of the
+    // processor's caches since the last search here.
+    if !countsAll, found.count <= Self.prefetchedCells {
+      for candidate in found { prefetch(candidate.cell) }
+    }
     // Nearest cells first, from a heap: once no point of the nearest
     // remaining cell can enter the page, the rest are only counted.
     var heap = CandidateHeap(found)
@@ -628,6 +634,26 @@ public struct PlaceIndex: Sendable {
       }
     }
     return Result(totalCount: total, hits: hits(selection, matcher, sortsByDistance))
+  }
+
+  /// At most this many cells of a page's search are fetched ahead.
+  static let prefetchedCells = 8
+
+  /// Asks the processor to bring the coordinates and numbers of a cell's
+  /// points into its caches.
+  private func prefetch(_ cell: Int) {
+    let positions = Int(cellStarts[cell])..<Int(cellStarts[cell + 1])
+    func fetch<Element>(_ array: [Element]) {
+      array.withUnsafeBufferPointer { array in
+        guard let base = array.baseAddress else { return }
+        cplacecount_prefetch_bytes(
+          base + positions.lowerBound, Int64(positions.count * MemoryLayout<Element>.stride))
+      }
+    }
+    fetch(xs)
+    fetch(ys)
+    fetch(cosYs)
+    fetch(numbers)
   }
 
   /// Counts a cell's matches and offers them in point-number order; a
