@@ -65,16 +65,16 @@ public enum JSONWriter {
   public static func writeInteger(_ value: Int, into output: inout [UInt8]) {
     if value < 0 { output.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
-    // Room for the 20 digits of the largest magnitude.
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    withUnsafeMutableBytes(of: &digits) { buffer in
+    // Room for the 20 digits of the largest magnitude, typed as bytes: a
+    // slice of raw bytes would be appended one byte at a time.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
       var start = buffer.count
       repeat {
         start -= 1
         buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
         magnitude /= 10
       } while magnitude > 0
-      output.append(contentsOf: buffer[start...])
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
     }
   }
 

@@ -71,13 +71,16 @@ public enum RFC3339 {
     }
 
     public func write(into output: inout [UInt8]) {
-      withUnsafeBytes(of: bytes) { text in
-        // A year outside 0…9999 is written whole (RFC 3339 has no room for it).
-        if (0...9_999).contains(year) {
-          output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<27]))
-        } else {
-          output.append(contentsOf: String(year).utf8)
-          output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[4..<27]))
+      // Typed as bytes: raw bytes would be appended one at a time.
+      withUnsafeBytes(of: bytes) { raw in
+        raw.withMemoryRebound(to: UInt8.self) { text in
+          // A year outside 0…9999 is written whole (RFC 3339 has no room for it).
+          if (0...9_999).contains(year) {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<27]))
+          } else {
+            output.append(contentsOf: String(year).utf8)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[4..<27]))
+          }
         }
       }
     }
