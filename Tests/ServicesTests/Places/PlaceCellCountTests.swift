@@ -6,7 +6,7 @@ import XCTest
 /// `PlaceCellCount`, the first pass of the count of an edge cell: what its
 /// bounds decide agrees with each point's exact distance (it may leave a
 /// point undecided, never decide one wrongly), it decides nearly all, and
-/// the pass eight points at a time in C (`cplacecount_cell`) gives the same
+/// the pass eight points at a time in C (`cplacecount_cells`) gives the same
 /// verdicts as the Swift loop, to the point.
 final class PlaceCellCountTests: XCTestCase {
   struct Case {
