@@ -252,8 +252,7 @@ extension Report {
       key: "echo" + suffix.filter(\.isLetter), label: "echo p50" + suffix, unit: "µs", decimals: 1)
     echoFigure.value = unit / 1e3
     echoFigure.detail =
-      "the unit of the ratios below; p99 "
-      + "\(formatted(Double(echo.at(99)) / 1e3, decimals: 1, grouped: false)) µs"
+      "the unit of the ratios below; p99 \(microseconds(echo.at(99)))"
     add(echoFigure)
     for (kind, percentiles) in measured.dropFirst() {
       let p50 = Double(percentiles.at(50))
@@ -263,8 +262,7 @@ extension Report {
         unit: "× echo", decimals: 2, target: kind.target.map { .atMost($0) })
       ratio.value = p50 / unit
       ratio.detail =
-        "p50 \(formatted(p50 / 1e3, decimals: 1, grouped: false)) µs, "
-        + "p99 \(formatted(p99 / 1e3, decimals: 1, grouped: false)) µs"
+        "p50 \(microseconds(percentiles.at(50))), p99 \(microseconds(percentiles.at(99)))"
       add(ratio)
       var tail = Figure(
         key: kind.key + "TailRatio" + suffix.filter(\.isLetter),
@@ -283,8 +281,8 @@ extension Report {
       decimals: 2)
     figure.value = p50 / Double(echo.at(50))
     figure.detail =
-      "its places read from the file; p50 \(formatted(p50 / 1e3, decimals: 1, grouped: false)) µs, "
-      + "p99 \(formatted(Double(first.at(99)) / 1e3, decimals: 1, grouped: false)) µs"
+      "its places read from the file; p50 \(microseconds(first.at(50))), "
+      + "p99 \(microseconds(first.at(99)))"
     add(figure)
   }
 
@@ -297,8 +295,13 @@ extension Report {
       decimals: 1)
     floor.value = p50 / 1e3
     floor.detail =
-      "a process that parses nothing; p99 \(formatted(p99 / 1e3, decimals: 1, grouped: false)) µs, "
+      "a process that parses nothing; p99 \(microseconds(cat.at(99))), "
       + "p99/p50 \(formatted(p99 / p50, decimals: 2, grouped: false))"
     add(floor)
   }
+}
+
+/// Nanoseconds as microseconds, to a tenth: "12.3 µs".
+private func microseconds(_ nanoseconds: UInt64) -> String {
+  "\(formatted(Double(nanoseconds) / 1e3, decimals: 1, grouped: false)) µs"
 }

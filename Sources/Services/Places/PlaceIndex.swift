@@ -542,12 +542,17 @@ public struct PlaceIndex: Sendable {
   /// How many points are in a circle: the runs of cells certainly inside
   /// counted at once, the other cells classified one by one.
   private func countCircle(_ query: Query) -> Int {
-    let matcher = Matcher(index: self, query: query)
     let (found, counted) = candidates(query, countsRuns: true)
-    var total = counted
+    return counted + count(found, Matcher(index: self, query: query))
+  }
+
+  /// How many points of `candidates` are in the matcher's area: a cell
+  /// certainly inside by its size, the others together (`Matcher.countEdges`).
+  private func count(_ candidates: [Candidate], _ matcher: Matcher) -> Int {
+    var total = 0
     var edges: [Int] = []
-    edges.reserveCapacity(found.count)
-    for candidate in found {
+    edges.reserveCapacity(candidates.count)
+    for candidate in candidates {
       if candidate.isInside {
         total += Int(cellStarts[candidate.cell + 1] - cellStarts[candidate.cell])
       } else {
@@ -595,15 +600,7 @@ public struct PlaceIndex: Sendable {
       let floorMetres = UInt64(max(candidate.lowerBound - Self.marginMetres, 0))
       if selection.isFull, selection.limit == 0 || floorMetres > worstMetres {
         guard countsAll else { break }
-        var edges: [Int] = []
-        for rest in [candidate] + heap.remaining {
-          if rest.isInside {
-            total += Int(cellStarts[rest.cell + 1] - cellStarts[rest.cell])
-          } else {
-            edges.append(rest.cell)
-          }
-        }
-        total += matcher.countEdges(edges)
+        total += count([candidate] + heap.remaining, matcher)
         break
       }
       for position in start..<end {
@@ -795,10 +792,11 @@ public struct PlaceIndex: Sendable {
     let area: PlaceArea
     let radius: Double
     let origin: PlaceCoordinate?
-    /// The origin, and the terms `a` is compared with for the radius.
-    let terms: PlaceCountBounds
-    /// The same, for the count of an edge cell's points.
+    /// The count of edge cells' points, which holds the origin and the
+    /// terms `a` is compared with for the radius (`terms`).
     let cells: PlaceCellCount
+
+    var terms: PlaceCountBounds { cells.bounds }
 
     init(index: PlaceIndex, query: Query) {
       self.index = index
@@ -811,7 +809,7 @@ public struct PlaceIndex: Sendable {
       }
       origin = query.origin
       let term = Self.term(metres: radius)
-      terms = PlaceCountBounds(
+      let terms = PlaceCountBounds(
         originX: query.origin?.x ?? 0, originY: query.origin?.y ?? 0,
         originCos: query.origin.map { PlaceGeometry.cosLatitude($0.y) } ?? 1,
         insideTerm: term * (1 - 1e-10), outsideTerm: term * (1 + 1e-10))

@@ -187,8 +187,7 @@ final class PlaceRowCache: Sendable {
     let cost = text.count + Self.entryOverheadBytes
     guard cost <= generationBytes else { return nil }
     if stored.current.bytes + cost > generationBytes {
-      stored.previous = Generation(capacity: 0)
-      swap(&stored.previous, &stored.current)
+      stored.previous = stored.current
       stored.current = Generation(capacity: generationBytes)
     }
     let start = stored.current.text.count
