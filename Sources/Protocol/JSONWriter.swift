@@ -1,4 +1,5 @@
-/// Writes JSON values as compact UTF-8 text, straight into a byte buffer.
+/// Writes JSON values as compact UTF-8 text, straight into a byte buffer
+/// (the text writers into any `JSONOutput`).
 ///
 /// Non-ASCII characters are written as UTF-8, not escaped; control
 /// characters, quotes and backslashes are escaped as RFC 8259 requires.
@@ -62,7 +63,10 @@ public enum JSONWriter {
   }
 
   /// `value` as a JSON number, in decimal digits, without making a string of it.
-  public static func writeInteger(_ value: Int, into output: inout [UInt8]) {
+  @inlinable
+  public static func writeInteger<Output: JSONOutput & ~Copyable>(
+    _ value: Int, into output: inout Output
+  ) {
     if value < 0 { output.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
     // Room for the 20 digits of the largest magnitude, typed as bytes: a
@@ -74,15 +78,17 @@ public enum JSONWriter {
         buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
         magnitude /= 10
       } while magnitude > 0
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+      output.append(bytes: UnsafeBufferPointer(rebasing: buffer[start...]))
     }
   }
 
   /// Writes a literal's bytes as they are, copied straight from the binary
   /// (a `static let` array would be retained and released at each use).
   @inlinable
-  public static func writeLiteral(_ literal: StaticString, into output: inout [UInt8]) {
-    literal.withUTF8Buffer { output.append(contentsOf: $0) }
+  public static func writeLiteral<Output: JSONOutput & ~Copyable>(
+    _ literal: StaticString, into output: inout Output
+  ) {
+    literal.withUTF8Buffer { output.append(bytes: $0) }
   }
 
   /// `value` as `JSONNumber(value)` spells it, without the `JSONNumber`:
@@ -100,14 +106,20 @@ public enum JSONWriter {
     }
   }
 
-  public static func writeString(_ string: String, into output: inout [UInt8]) {
+  @inlinable
+  public static func writeString<Output: JSONOutput & ~Copyable>(
+    _ string: String, into output: inout Output
+  ) {
     output.append(UInt8(ascii: "\""))
     writeContents(string, into: &output)
     output.append(UInt8(ascii: "\""))
   }
 
   /// Writes what goes between a JSON string's quotes for `string`.
-  private static func writeContents(_ string: String, into output: inout [UInt8]) {
+  @inlinable
+  static func writeContents<Output: JSONOutput & ~Copyable>(
+    _ string: String, into output: inout Output
+  ) {
     var string = string
     string.withUTF8 { writeEscaped($0, into: &output) }
   }
@@ -116,8 +128,10 @@ public enum JSONWriter {
   /// a JSON string, without making a `String` of it. Invalid UTF-8 is
   /// repaired as `String(decoding:as:)` repairs it, so the text written is
   /// the same as through `writeString`.
-  public static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
-  {
+  @inlinable
+  public static func writeString<Output: JSONOutput & ~Copyable>(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout Output
+  ) {
     output.append(UInt8(ascii: "\""))
     writeContents(utf8: bytes, into: &output)
     output.append(UInt8(ascii: "\""))
@@ -131,8 +145,9 @@ public enum JSONWriter {
   /// places is mostly such text), copying the runs between escapes as they
   /// are; eight bytes at a time while they are ASCII that needs none. Text
   /// found invalid is taken back and written again, repaired.
-  public static func writeContents(
-    utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]
+  @inlinable
+  public static func writeContents<Output: JSONOutput & ~Copyable>(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout Output
   ) {
     let start = output.count
     let count = bytes.count
@@ -149,47 +164,52 @@ public enum JSONWriter {
       }
       let byte = bytes[index]
       if byte >= 0x80 {
-        guard let length = UTF8Validation.sequenceLength(bytes, at: index) else {
-          output.removeSubrange(start...)
-          writeContents(String(decoding: bytes, as: UTF8.self), into: &output)
-          return
-        }
-        index += length
+        // A run of non-ASCII text (a word in Korean) sequence after sequence,
+        // without looking for eight ASCII bytes before each.
+        repeat {
+          guard let length = UTF8Validation.sequenceLength(bytes, at: index) else {
+            output.removeAll(from: start)
+            writeContents(String(decoding: bytes, as: UTF8.self), into: &output)
+            return
+          }
+          index += length
+        } while index < count && bytes[index] >= 0x80
         continue
       }
       guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
         index += 1
         continue
       }
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+      output.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
       writeEscape(byte, into: &output)
       index += 1
       runStart = index
     }
-    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+    output.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
   }
 
   /// Whether eight bytes are all ASCII with none to escape.
-  @inline(__always)
-  private static func isPlainASCII(_ word: UInt64) -> Bool {
+  @inlinable @inline(__always)
+  static func isPlainASCII(_ word: UInt64) -> Bool {
     (word | escapeBits(word)) & highBits == 0
   }
 
   /// Whether any of the eight bytes in `word` is a control character, a
   /// quote or a backslash.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func needsEscape(_ word: UInt64) -> Bool {
     escapeBits(word) & highBits != 0
   }
 
-  private static var highBits: UInt64 { 0x8080_8080_8080_8080 }
+  @inlinable
+  static var highBits: UInt64 { 0x8080_8080_8080_8080 }
 
   /// Bits whose top bit of some byte is set when one of the bytes is below
   /// 0x20, a quote or a backslash: the classic tests for a byte below n,
   /// `(w - n·0x01…) & ~w & 0x80…`, and for a zero byte after an exclusive or
   /// ("Bit Twiddling Hacks"; exact for "any byte", not for which).
-  @inline(__always)
-  private static func escapeBits(_ word: UInt64) -> UInt64 {
+  @inlinable @inline(__always)
+  static func escapeBits(_ word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
     let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
@@ -198,8 +218,10 @@ public enum JSONWriter {
   }
 
   /// Writes valid UTF-8 as what goes between a JSON string's quotes.
-  private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8])
-  {
+  @inlinable
+  static func writeEscaped<Output: JSONOutput & ~Copyable>(
+    _ bytes: UnsafeBufferPointer<UInt8>, into output: inout Output
+  ) {
     var runStart = 0
     var index = 0
     while index < bytes.count {
@@ -215,15 +237,17 @@ public enum JSONWriter {
       guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
         continue
       }
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index - 1]))
+      output.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<index - 1]))
       runStart = index
       writeEscape(byte, into: &output)
     }
-    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+    output.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
   }
 
   /// The escape of a control character, a quote or a backslash.
-  private static func writeEscape(_ byte: UInt8, into output: inout [UInt8]) {
+  @inlinable
+  static func writeEscape<Output: JSONOutput & ~Copyable>(_ byte: UInt8, into output: inout Output)
+  {
     output.append(UInt8(ascii: "\\"))
     switch byte {
     case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
@@ -234,13 +258,18 @@ public enum JSONWriter {
     case 0x0D: output.append(UInt8(ascii: "r"))
     case 0x09: output.append(UInt8(ascii: "t"))
     default:
-      output.append(contentsOf: "u00".utf8)
-      output.append(hexDigits[Int(byte >> 4)])
-      output.append(hexDigits[Int(byte & 0x0F)])
+      output.append(UInt8(ascii: "u"))
+      output.append(UInt8(ascii: "0"))
+      output.append(UInt8(ascii: "0"))
+      output.append(hexDigit(byte >> 4))
+      output.append(hexDigit(byte & 0x0F))
     }
   }
 
-  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+  @inlinable
+  static func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+  }
 }
 
 extension JSON {

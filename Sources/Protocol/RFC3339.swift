@@ -24,8 +24,8 @@ public enum RFC3339 {
   /// it goes there: a product's `updatedAt` is its `createdAt` until it changes.
   public struct Text: Sendable {
     /// The 27 bytes, filled in place two digits at a time (no loop).
-    private var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    private let year: Int
+    @usableFromInline var bytes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    @usableFromInline let year: Int
 
     public init(microseconds: Int64) {
       let seconds = microseconds.floorDivided(by: 1_000_000)
@@ -70,16 +70,17 @@ public enum RFC3339 {
       }
     }
 
-    public func write(into output: inout [UInt8]) {
+    @inlinable
+    public func write<Output: JSONOutput & ~Copyable>(into output: inout Output) {
       // Typed as bytes: raw bytes would be appended one at a time.
       withUnsafeBytes(of: bytes) { raw in
         raw.withMemoryRebound(to: UInt8.self) { text in
           // A year outside 0…9999 is written whole (RFC 3339 has no room for it).
           if (0...9_999).contains(year) {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<27]))
+            output.append(bytes: UnsafeBufferPointer(rebasing: text[..<27]))
           } else {
-            output.append(contentsOf: String(year).utf8)
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[4..<27]))
+            JSONWriter.writeInteger(year, into: &output)
+            output.append(bytes: UnsafeBufferPointer(rebasing: text[4..<27]))
           }
         }
       }

@@ -1,6 +1,7 @@
 /// Checks UTF-8 without making a `String`, so text read from elsewhere (a
 /// SQLite column) can be written as it is when it is valid, and repaired
 /// only when it is not.
+@usableFromInline
 enum UTF8Validation {
   /// Whether `bytes` is well-formed UTF-8 (RFC 3629): no overlong forms, no
   /// surrogates, nothing above U+10FFFF, no truncated sequence.
@@ -19,7 +20,7 @@ enum UTF8Validation {
 
   /// The length of the well-formed sequence of two to four bytes that the
   /// byte at `index` (0x80 or above) leads, or nil when it leads none.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
     // The first continuation byte's range depends on the lead (Table 3-7
     // of the Unicode standard); later ones are 80...BF.

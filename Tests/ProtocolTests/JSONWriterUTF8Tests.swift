@@ -11,6 +11,13 @@ final class JSONWriterUTF8Tests: XCTestCase {
     var viaString: [UInt8] = []
     JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &viaString)
     XCTAssertEqual(direct, viaString, "bytes \(bytes)", file: file, line: line)
+    // The same into a buffer that already holds text (what a repair takes
+    // back must be only this string's), and one that must grow on the way.
+    var buffer = JSONBuffer(capacity: 1)
+    JSONWriter.writeLiteral("[1,", into: &buffer)
+    bytes.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &buffer) }
+    XCTAssertEqual(
+      buffer.bytes, Array("[1,".utf8) + viaString, "bytes \(bytes)", file: file, line: line)
   }
 
   func testValidTextIsWrittenAsItIsWithEscapes() {

@@ -26,23 +26,30 @@ enum Base64URL {
   }
 
   static func decode(_ text: String) -> [UInt8]? {
-    let count = text.utf8.count
-    guard count % 4 != 1 else { return nil }
-    var out: [UInt8] = []
-    out.reserveCapacity(count * 3 / 4)
-    // Bits not yet written out, oldest highest, and how many there are.
-    var bits: UInt32 = 0
-    var held = 0
-    for byte in text.utf8 {
-      guard let value = value(of: byte) else { return nil }
-      bits = bits << 6 | UInt32(value)
-      held += 6
-      if held >= 8 {
-        held -= 8
-        out.append(UInt8(truncatingIfNeeded: bits >> UInt32(held)))
+    var text = text
+    return text.withUTF8 { encoded -> [UInt8]? in
+      guard encoded.count % 4 != 1 else { return nil }
+      var valid = true
+      let decoded = [UInt8](unsafeUninitializedCapacity: encoded.count * 3 / 4) { out, written in
+        // Bits not yet written out, oldest highest, and how many there are.
+        var bits: UInt32 = 0
+        var held = 0
+        for byte in encoded {
+          guard let value = value(of: byte) else {
+            valid = false
+            break
+          }
+          bits = bits << 6 | UInt32(value)
+          held += 6
+          if held >= 8 {
+            held -= 8
+            out[written] = UInt8(truncatingIfNeeded: bits >> UInt32(held))
+            written += 1
+          }
+        }
       }
+      return valid ? decoded : nil
     }
-    return out
   }
 
   /// The 6-bit value `byte` stands for in `alphabet`, by its ranges (a search

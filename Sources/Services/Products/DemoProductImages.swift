@@ -66,7 +66,9 @@ public struct DemoProductImages: Sendable {
 
   /// Writes the JSON string of a product's stored `imageUrl`, as clients see it
   /// (`resolved`), from the bytes of its column.
-  func writeURL(stored: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+  func writeURL<Output: JSONOutput & ~Copyable>(
+    stored: UnsafeBufferPointer<UInt8>, into output: inout Output
+  ) {
     let prefixCount = Self.storedPrefixLiteral.utf8CodeUnitCount
     guard stored.count >= prefixCount, let start = stored.baseAddress,
       memcmp(Self.storedPrefixLiteral.utf8Start, start, prefixCount) == 0
@@ -76,7 +78,7 @@ public struct DemoProductImages: Sendable {
     }
     // The prefix is percent-encoded: nothing in it to escape.
     output.append(UInt8(ascii: "\""))
-    output.append(contentsOf: urlPrefixBytes)
+    urlPrefixBytes.withUnsafeBufferPointer { output.append(bytes: $0) }
     JSONWriter.writeContents(
       utf8: UnsafeBufferPointer(rebasing: stored[prefixCount...]), into: &output)
     JSONWriter.writeLiteral(#".png""#, into: &output)

@@ -9,15 +9,17 @@ import Protocol
 enum ProductRowJSON {
   /// Writes the product of `row`, its demo picture's stored form made a URL
   /// by `images`, in the member order of `Product.json`.
-  static func write(_ row: SQLiteRow, images: DemoProductImages, into output: inout [UInt8])
+  static func write(_ row: SQLiteColumns, images: DemoProductImages, into output: inout JSONBuffer)
     throws
   {
     JSONWriter.writeLiteral(#"{"id":""#, into: &output)
     JSONWriter.writeInteger(Int(try row.int64(0)), into: &output)
     JSONWriter.writeLiteral(#"","nameKo":"#, into: &output)
-    try text(row, 1, into: &output)
+    JSONWriter.writeString(utf8: try row.textBytes(1), into: &output)
     JSONWriter.writeLiteral(#","nameEn":"#, into: &output)
-    if try row.withNullableText(2, { JSONWriter.writeString(utf8: $0, into: &output) }) == nil {
+    if let nameEn = try row.nullableTextBytes(2) {
+      JSONWriter.writeString(utf8: nameEn, into: &output)
+    } else {
       JSONWriter.writeLiteral("null", into: &output)
     }
     JSONWriter.writeLiteral(#","price":"#, into: &output)
@@ -27,7 +29,7 @@ enum ProductRowJSON {
       JSONWriter.writeLiteral(#"{"id":""#, into: &output)
       JSONWriter.writeInteger(Int(supplier), into: &output)
       JSONWriter.writeLiteral(#"","name":"#, into: &output)
-      try text(row, 5, into: &output)
+      JSONWriter.writeString(utf8: try row.textBytes(5), into: &output)
       output.append(UInt8(ascii: "}"))
     } else {
       JSONWriter.writeLiteral("null", into: &output)
@@ -43,7 +45,9 @@ enum ProductRowJSON {
     JSONWriter.writeLiteral(#"","version":"#, into: &output)
     JSONWriter.writeInteger(Int(try row.int64(8)), into: &output)
     JSONWriter.writeLiteral(#","imageUrl":"#, into: &output)
-    if try row.withNullableText(9, { images.writeURL(stored: $0, into: &output) }) == nil {
+    if let imageURL = try row.nullableTextBytes(9) {
+      images.writeURL(stored: imageURL, into: &output)
+    } else {
       JSONWriter.writeLiteral("null", into: &output)
     }
     output.append(UInt8(ascii: "}"))
@@ -54,10 +58,9 @@ enum ProductRowJSON {
   /// `{items, nextCursor, totalCount}`, the cursor made from the last item.
   static func writePage(
     _ statement: SQLiteStatement, limit: Int, sort: ProductSort, filter: UInt64, totalCount: Int,
-    images: DemoProductImages, into output: inout [UInt8]
+    images: DemoProductImages, into output: inout JSONBuffer
   ) throws {
-    output.append(contentsOf: #"{"items":["#.utf8)
-    let row = SQLiteRow(statement)
+    JSONWriter.writeLiteral(#"{"items":["#, into: &output)
     var written = 0
     var last: (id: Int64, key: ProductCursor.Key)?
     var more = false
@@ -67,30 +70,30 @@ enum ProductRowJSON {
         break
       }
       if written > 0 { output.append(UInt8(ascii: ",")) }
-      try write(row, images: images, into: &output)
+      try statement.withColumns { row in
+        try write(row, images: images, into: &output)
+        // Only the page's last row makes a cursor, and only when a row follows it.
+        guard written == limit - 1 else { return }
+        let key: ProductCursor.Key =
+          switch sort {
+          case .newest: .integer(try row.int64(6))
+          case .priceAsc, .priceDesc: .integer(try row.int64(3))
+          case .name: .text(try row.text(1))
+          }
+        last = (try row.int64(0), key)
+      }
       written += 1
-      let key: ProductCursor.Key =
-        switch sort {
-        case .newest: .integer(try row.int64(6))
-        case .priceAsc, .priceDesc: .integer(try row.int64(3))
-        case .name: .text(try row.text(1))
-        }
-      last = (try row.int64(0), key)
     }
-    output.append(contentsOf: #"],"nextCursor":"#.utf8)
+    JSONWriter.writeLiteral(#"],"nextCursor":"#, into: &output)
     if more, let last {
       JSONWriter.writeString(
         ProductCursor(sort: sort, filter: filter, key: last.key, id: last.id).encoded,
         into: &output)
     } else {
-      output.append(contentsOf: "null".utf8)
+      JSONWriter.writeLiteral("null", into: &output)
     }
-    output.append(contentsOf: #","totalCount":"#.utf8)
+    JSONWriter.writeLiteral(#","totalCount":"#, into: &output)
     JSONWriter.writeInteger(totalCount, into: &output)
     output.append(UInt8(ascii: "}"))
-  }
-
-  private static func text(_ row: SQLiteRow, _ index: Int, into output: inout [UInt8]) throws {
-    try row.withText(index) { JSONWriter.writeString(utf8: $0, into: &output) }
   }
 }

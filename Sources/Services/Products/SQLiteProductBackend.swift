@@ -176,15 +176,14 @@ public final class SQLiteProductBackend: ProductBackend {
     let images = images
     return try readers.read { database in
       let page = try Self.unsearchedPage(statements, after: resolved.cursor, in: database)
-      var output: [UInt8] = []
-      output.reserveCapacity(64 + query.limit * 512)
+      var output = JSONBuffer(capacity: 64 + query.limit * 512)
       try database.withStatement(page.sql) { statement in
         try statement.bind(page.parameters)
         try ProductRowJSON.writePage(
           statement, limit: query.limit, sort: query.sort, filter: resolved.digest,
           totalCount: page.total, images: images, into: &output)
       }
-      return EncodedJSON(writtenBy: output)
+      return EncodedJSON(writtenBy: output.bytes)
     }
   }
 
@@ -199,10 +198,9 @@ public final class SQLiteProductBackend: ProductBackend {
         try database.withStatement(Self.selectProductByID) { statement -> [UInt8]? in
           try statement.bind([.integer(rowID)])
           guard try statement.step() else { return nil }
-          var output: [UInt8] = []
-          output.reserveCapacity(400)
-          try ProductRowJSON.write(SQLiteRow(statement), images: images, into: &output)
-          return output
+          var output = JSONBuffer(capacity: 512)
+          try statement.withColumns { try ProductRowJSON.write($0, images: images, into: &output) }
+          return output.bytes
         }
       })
     else { return nil }

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteShim
 
 /// One prepared statement: prepared in `init`, finalized in `deinit`.
 ///
@@ -260,12 +261,28 @@ public final class SQLiteStatement {
     try checkColumn(index)
     let type = sqlite3_column_type(handle, Int32(index))
     guard type == accepted || type == alsoAccepted else {
-      let name = (try? columnName(at: index)) ?? ""
-      throw SQLiteError.misuse(
-        "column \(index) (\(name)) holds \(storageClassName(type)), not \(wanted)", sql: sql,
-        code: SQLITE_MISMATCH)
+      throw mismatch(index, holds: type, wanted: wanted)
     }
     return type
+  }
+
+  /// The error of a column read that finds a storage class it does not take.
+  func mismatch(_ index: Int, holds type: Int32, wanted: String) -> SQLiteError {
+    let name = (try? columnName(at: index)) ?? ""
+    return SQLiteError.misuse(
+      "column \(index) (\(name)) holds \(storageClassName(type)), not \(wanted)", sql: sql,
+      code: SQLITE_MISMATCH)
+  }
+
+  /// Calls `body` with the current row's columns, read in one call into
+  /// SQLite (`SQLiteColumns`): for rows read many at a time.
+  public func withColumns<T>(_ body: (SQLiteColumns) throws -> T) throws -> T {
+    try checkColumn(0)
+    let count = rowColumnCount
+    return try withUnsafeTemporaryAllocation(of: csqlite_column.self, capacity: count) { buffer in
+      csqlite_read_columns(handle, Int32(count), buffer.baseAddress)
+      return try body(SQLiteColumns(UnsafeBufferPointer(buffer), of: self))
+    }
   }
 
   /// Whether the column's value is NULL.

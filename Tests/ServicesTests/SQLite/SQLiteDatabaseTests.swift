@@ -185,6 +185,40 @@ final class SQLiteDatabaseTests: XCTestCase {
       "no current row: step() did not return true")
   }
 
+  /// A row's columns read at once check what the statement's own reads
+  /// check, with the same errors.
+  func testColumnsReadAtOnceCheckAsSingleReads() throws {
+    let database = try open()
+    try database.execute("CREATE TABLE t (x INTEGER, y TEXT, z TEXT)")
+    try database.run("INSERT INTO t VALUES (?, ?, ?)", [-7, nil, "치즈"])
+    let select = "SELECT x, y, z FROM t"
+    let read = try database.prepare(select)
+    XCTAssertEqual(
+      assertSQLiteError(try read.withColumns { _ in })?.message,
+      "no current row: step() did not return true")
+    XCTAssertTrue(try read.step())
+    try read.withColumns { row in
+      XCTAssertEqual(try row.int64(0), -7)
+      XCTAssertEqual(try row.nullableInt64(0), -7)
+      XCTAssertNil(try row.nullableTextBytes(1))
+      XCTAssertEqual(try row.text(2), "치즈")
+      XCTAssertEqual(Array(try row.textBytes(2)), Array("치즈".utf8))
+      XCTAssertEqual(try row.nullableTextBytes(2).map(Array.init), Array("치즈".utf8))
+      let mismatch = assertSQLiteError(try row.textBytes(0))
+      XCTAssertEqual(mismatch?.code, SQLITE_MISMATCH)
+      XCTAssertEqual(mismatch?.message, "column 0 (x) holds INTEGER, not TEXT")
+      XCTAssertEqual(mismatch?.sql, select)
+      XCTAssertEqual(
+        assertSQLiteError(try row.int64(1))?.message, "column 1 (y) holds NULL, not INTEGER")
+      XCTAssertEqual(
+        assertSQLiteError(try row.nullableInt64(2))?.message,
+        "column 2 (z) holds TEXT, not INTEGER")
+      XCTAssertEqual(assertSQLiteError(try row.int64(3))?.code, SQLITE_RANGE)
+      XCTAssertEqual(assertSQLiteError(try row.text(-1))?.code, SQLITE_RANGE)
+    }
+    XCTAssertFalse(try read.step())
+  }
+
   /// The nullable readers give what `isNull` and then the value would.
   func testNullableReadersGiveTheValueOrNil() throws {
     let database = try open()
