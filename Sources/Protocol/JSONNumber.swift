@@ -31,7 +31,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
   /// The value as the nearest double; integers written with a fraction or
   /// exponent (`2.0`, `1e2`) count too.
-  public var doubleValue: Double? { Double(text) }
+  public var doubleValue: Double? { DecimalDouble.parse(text) ?? Double(text) }
 
   /// The value as an integer when it is mathematically one: `3`, `3.0` and
   /// `3e0` qualify, `3.5` does not.
