@@ -16,8 +16,7 @@ enum DecimalDouble {
   /// The value of `text`, valid RFC 8259 number syntax; nil when it is not
   /// one this handles.
   static func parse(_ text: String) -> Double? {
-    var text = text
-    return text.withUTF8 { parse(utf8: $0) }
+    text.utf8.withContiguousStorageIfAvailable { parse(utf8: $0) } ?? nil
   }
 
   static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Double? {

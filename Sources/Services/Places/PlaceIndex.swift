@@ -348,6 +348,9 @@ public struct PlaceIndex: Sendable {
     }
 
     var found: [Candidate] = []
+    // Room for every cell visited that the category has, the most it can
+    // hold: grown from empty, it was made again six or seven times a search.
+    found.reserveCapacity(min(rowRange.count * ranges.reduce(0) { $0 + $1.count }, cells.count))
     var counted = 0
     // Rows and their ranges come in ascending keys, so each search starts
     // where the last one ended.
