@@ -164,21 +164,25 @@ extension ObjectShape {
   /// required ones, and each member's value.
   public func validate(_ object: JSONObject, at path: String) throws(RPCError) {
     if strict {
-      for (name, _) in object where member(named: name) == nil {
+      // Looked up by name without copying the member out.
+      for (name, _) in object where !members.contains(where: { $0.name == name }) {
         throw .unknownParameter(
           field: Schema.join(path, name), expected: names,
           suggestion: NearestName.suggestion(for: name, among: names))
       }
     }
-    for member in members {
-      let value = object[member.name]
-      guard let value, !value.isNull || member.schema.admitsNull else {
-        if member.required {
-          throw .invalidParams(field: Schema.join(path, member.name), reason: "is required")
+    // By index: each member read in place, not copied (its name, schema and
+    // description counted up and down again) for each request.
+    for index in members.indices {
+      let value = object[members[index].name]
+      guard let value, !value.isNull || members[index].schema.admitsNull else {
+        if members[index].required {
+          throw .invalidParams(
+            field: Schema.join(path, members[index].name), reason: "is required")
         }
         continue
       }
-      try member.schema.validate(value, at: Schema.join(path, member.name))
+      try members[index].schema.validate(value, at: Schema.join(path, members[index].name))
     }
   }
 }
