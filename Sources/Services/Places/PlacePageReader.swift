@@ -1,3 +1,4 @@
+import Protocol
 import Synchronization
 
 /// Reads the rows of a search's page, by key, on the searching thread.
@@ -49,7 +50,7 @@ final class PlacePageReader: Sendable {
   /// statement, written as JSON (`PlaceRowJSON`) and cached. A key with no
   /// row is left out.
   func writePlaces(
-    _ page: [(key: Int64, distance: Int?)], cache: PlaceRowCache, into output: inout [UInt8]
+    _ page: [(key: Int64, distance: Int?)], cache: PlaceRowCache, into output: inout JSONBuffer
   ) throws {
     // Rows read here, nil for a key with no row. Each turn adds the keys
     // the cache missed, so it ends: a second one comes only when other

@@ -56,7 +56,7 @@ final class PlaceRowCache: Sendable {
     }
 
     /// Writes the row of `slot` with `distance` (or null) where it goes.
-    func write(_ slot: Slot, distance: Int?, into output: inout [UInt8]) {
+    func write(_ slot: Slot, distance: Int?, into output: inout JSONBuffer) {
       text.withUnsafeBufferPointer { text in
         PlaceRowCache.write(
           UnsafeBufferPointer(rebasing: text[Int(slot.start)..<Int(slot.end)]),
@@ -88,7 +88,7 @@ final class PlaceRowCache: Sendable {
   /// nothing is written then.
   func write(
     _ page: [(key: Int64, distance: Int?)], known: [Int64: Entry?] = [:],
-    into output: inout [UInt8]
+    into output: inout JSONBuffer
   ) -> [Int64] {
     generations.withLock { stored in
       // The rows are asked for first and copied after: their bytes, often
@@ -122,7 +122,7 @@ final class PlaceRowCache: Sendable {
         first = false
         stored.current.write(slot, distance: distance, into: &output)
       }
-      if !missing.isEmpty { output.removeSubrange(start...) }
+      if !missing.isEmpty { output.removeAll(from: start) }
       return missing
     }
   }
@@ -151,15 +151,15 @@ final class PlaceRowCache: Sendable {
   /// A row's text with `distance` (or null) written at `distanceAt`.
   private static func write(
     _ text: UnsafeBufferPointer<UInt8>, distanceAt: Int, distance: Int?,
-    into output: inout [UInt8]
+    into output: inout JSONBuffer
   ) {
-    output.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<distanceAt]))
+    output.append(bytes: UnsafeBufferPointer(rebasing: text[..<distanceAt]))
     if let distance {
       JSONWriter.writeInteger(distance, into: &output)
     } else {
-      output.append(contentsOf: "null".utf8)
+      JSONWriter.writeLiteral("null", into: &output)
     }
-    output.append(contentsOf: UnsafeBufferPointer(rebasing: text[distanceAt...]))
+    output.append(bytes: UnsafeBufferPointer(rebasing: text[distanceAt...]))
   }
 
   /// The row's slot in the current generation, moving it there from the

@@ -14,6 +14,20 @@ public struct PlaceSearchMeta: Sendable, Hashable {
     self.isEnd = isEnd
   }
 
+  /// `json`'s text, written without making the tree: a search's reply
+  /// ends with it.
+  public func write(into output: inout JSONBuffer) {
+    JSONWriter.writeLiteral(#"{"totalCount":"#, into: &output)
+    JSONWriter.writeInteger(totalCount, into: &output)
+    JSONWriter.writeLiteral(#","pageableCount":"#, into: &output)
+    JSONWriter.writeInteger(pageableCount, into: &output)
+    if isEnd {
+      JSONWriter.writeLiteral(#","isEnd":true}"#, into: &output)
+    } else {
+      JSONWriter.writeLiteral(#","isEnd":false}"#, into: &output)
+    }
+  }
+
   public var json: JSON {
     [
       "totalCount": JSON(totalCount), "pageableCount": JSON(pageableCount),

@@ -166,15 +166,14 @@ public final class PlaceStore: PlaceBackend {
 
   private func json(_ search: PlaceSearch, _ loaded: LoadedIndex) throws -> [UInt8] {
     let (page, totalCount) = find(search, in: loaded)
-    var output: [UInt8] = []
-    output.reserveCapacity(256 + page.count * 512)
-    output.append(contentsOf: #"{"items":["#.utf8)
+    var output = JSONBuffer(capacity: 256 + page.count * 512)
+    JSONWriter.writeLiteral(#"{"items":["#, into: &output)
     // A row another process removed meanwhile is left out.
     try pageReader.writePlaces(page, cache: loaded.rows, into: &output)
-    output.append(contentsOf: #"],"meta":"#.utf8)
-    JSONWriter.write(search.meta(totalCount: totalCount).json, into: &output)
+    JSONWriter.writeLiteral(#"],"meta":"#, into: &output)
+    search.meta(totalCount: totalCount).write(into: &output)
     output.append(UInt8(ascii: "}"))
-    return output
+    return output.bytes
   }
 
   /// The row keys and distances of a search's page, and its match count.

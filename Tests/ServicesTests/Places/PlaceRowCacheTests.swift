@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Protocol
 import XCTest
 
 @testable import Services
@@ -29,39 +30,41 @@ final class PlaceRowCacheTests: XCTestCase {
 
   /// Whether `cache` holds `key`, written with no distance; nil when it misses it.
   static func written(_ key: Int64, _ cache: PlaceRowCache) -> String? {
-    var output: [UInt8] = []
+    var output = JSONBuffer(capacity: 0)
     guard cache.write([(key, nil)], into: &output).isEmpty else { return nil }
-    return String(decoding: output, as: UTF8.self)
+    return String(decoding: output.bytes, as: UTF8.self)
   }
 
   func testRowsAreWrittenInThePagesOrderWithTheirDistanceOrNull() {
     let cache = PlaceRowCache()
     cache.insert([1: Self.entry(1), 3: Self.entry(3)])
-    var output = Array("[".utf8)
+    var output = JSONBuffer(capacity: 0)
+    output.append(UInt8(ascii: "["))
     let missing = cache.write([(3, 1_234), (1, nil)], into: &output)
     XCTAssertEqual(missing, [])
     XCTAssertEqual(
-      String(decoding: output, as: UTF8.self),
+      String(decoding: output.bytes, as: UTF8.self),
       "[" + Self.text(3, distance: "1234") + "," + Self.text(1, distance: "null"))
   }
 
   func testMissingRowsAreReturnedAndNothingIsWritten() {
     let cache = PlaceRowCache()
     cache.insert([1: Self.entry(1), 3: Self.entry(3)])
-    var output = Array("[".utf8)
+    var output = JSONBuffer(capacity: 0)
+    output.append(UInt8(ascii: "["))
     XCTAssertEqual(cache.write([(3, 5), (2, 6), (1, 7), (4, 8)], into: &output), [2, 4])
-    XCTAssertEqual(output, Array("[".utf8))
+    XCTAssertEqual(output.bytes, Array("[".utf8))
   }
 
   func testKnownRowsAreWrittenFromThereAndKnownAbsentOnesLeftOut() {
     let cache = PlaceRowCache()
     cache.insert([1: Self.entry(1)])
-    var output: [UInt8] = []
+    var output = JSONBuffer(capacity: 0)
     let missing = cache.write(
       [(4, 40), (1, 10), (2, 20)], known: [2: Self.entry(2), 4: nil], into: &output)
     XCTAssertEqual(missing, [])
     XCTAssertEqual(
-      String(decoding: output, as: UTF8.self),
+      String(decoding: output.bytes, as: UTF8.self),
       Self.text(1, distance: "10") + "," + Self.text(2, distance: "20"))
   }
 

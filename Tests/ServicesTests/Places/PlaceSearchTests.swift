@@ -65,6 +65,12 @@ final class PlaceSearchTests: XCTestCase {
     let second = try PlaceSearch(category: .restaurant, x: 127, y: 37.5, page: 2)
     XCTAssertEqual(second.meta(totalCount: 31).isEnd, false)
     XCTAssertEqual(second.meta(totalCount: 30).isEnd, true)
+    // Written straight, the meta is the text of its tree.
+    for meta in [second.meta(totalCount: 31), third.meta(totalCount: 1_234_567)] {
+      var written = JSONBuffer(capacity: 0)
+      meta.write(into: &written)
+      XCTAssertEqual(written.bytes, meta.json.serialized())
+    }
     let past = try PlaceSearch(category: .restaurant, x: 127, y: 37.5, page: 4)
     XCTAssertEqual(past.window, 45..<45)
     let small = try PlaceSearch(category: .restaurant, x: 127, y: 37.5, page: 45, size: 1)
