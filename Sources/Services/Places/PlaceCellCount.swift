@@ -39,9 +39,8 @@ struct PlaceCellCount {
   static func pack(x: Double, y: Double, west: Double, south: Double, cellDegrees: Double)
     -> UInt32
   {
-    var east = x - west
     // A point on the antimeridian is in column 0, 360° east of it.
-    if east > 180 { east -= 360 }
+    let east = PlaceGeometry.wrappedLongitude(x - west)
     func steps(_ offset: Double) -> UInt32 {
       UInt32(min(max((offset / cellDegrees * Self.steps).rounded(), 0), Self.steps - 1))
     }
@@ -89,8 +88,7 @@ struct PlaceCellCount {
 
   /// The cell of `row` whose west edge is at `west`, its points at `positions`.
   func span(_ row: Row, west: Double, positions: Range<Int>) -> cplacecount_span {
-    var east = west - bounds.originX
-    if east > 180 { east -= 360 } else if east < -180 { east += 360 }
+    let east = PlaceGeometry.wrappedLongitude(west - bounds.originX)
     return cplacecount_span(
       start: Int64(positions.lowerBound), end: Int64(positions.upperBound),
       base_x: Float(east * PlaceCountBounds.scale), base_y: row.baseY, cos_low: row.cosLow,

@@ -13,6 +13,14 @@ public enum PlaceGeometry {
   /// Degrees to radians.
   public static let radiansPerDegree = Double.pi / 180
 
+  /// A difference of longitudes (degrees, within a turn and a half) as the
+  /// same difference within -180...180: east of the antimeridian is 360°
+  /// west of it.
+  @inline(__always)
+  public static func wrappedLongitude(_ degrees: Double) -> Double {
+    degrees > 180 ? degrees - 360 : degrees < -180 ? degrees + 360 : degrees
+  }
+
   /// The cosine of latitude `y` (degrees), as `distance` takes it: the index
   /// stores it per point so a query computes it once per point, never again.
   @inline(__always)

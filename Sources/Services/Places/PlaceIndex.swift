@@ -402,8 +402,7 @@ public struct PlaceIndex: Sendable {
           var lowerBound = 0.0
           var isInside = false
           if let origin {
-            var offsetX = west + halfCell - origin.x
-            if offsetX > 180 { offsetX -= 360 } else if offsetX < -180 { offsetX += 360 }
+            let offsetX = PlaceGeometry.wrappedLongitude(west + halfCell - origin.x)
             let halfX = offsetX * PlaceGeometry.radiansPerDegree * 0.5
             let largest = max(halfY * halfY, halfX * halfX)
             if largest <= 0.0025 {
@@ -463,8 +462,7 @@ public struct PlaceIndex: Sendable {
     let halfWidth = 2 * asin(ratio.squareRoot()) / PlaceGeometry.radiansPerDegree
     // Offsets from the origin's column; `west` is its west edge.
     let home = grid.column(origin.x)
-    var offset = origin.x + 180 - Double(home) * grid.cellDegrees
-    if offset > 180 { offset -= 360 }
+    let offset = PlaceGeometry.wrappedLongitude(origin.x + 180 - Double(home) * grid.cellDegrees)
     let west = origin.x - offset
     func isInside(_ column: Int) -> Bool {
       let x = west + (Double(column) + 0.5) * grid.cellDegrees
