@@ -10,14 +10,8 @@ public enum RFC3339 {
   public static func string(microseconds: Int64) -> String {
     var text: [UInt8] = []
     text.reserveCapacity(27)
-    write(microseconds: microseconds, into: &text)
+    Text(microseconds: microseconds).write(into: &text)
     return String(decoding: text, as: UTF8.self)
-  }
-
-  /// Appends `string(microseconds:)`'s text to `output`, digit by digit:
-  /// every product a read returns has two of these.
-  public static func write(microseconds: Int64, into output: inout [UInt8]) {
-    Text(microseconds: microseconds).write(into: &output)
   }
 
   /// The text of one time, made once and written where it goes, as often as

@@ -795,9 +795,9 @@ public struct PlaceIndex: Sendable {
     let origin: PlaceCoordinate?
     /// The count of edge cells' points, which holds the origin and the
     /// terms `a` is compared with for the radius (`terms`).
-    let cells: PlaceCellCount
+    let cellCount: PlaceCellCount
 
-    var terms: PlaceCountBounds { cells.bounds }
+    var terms: PlaceCountBounds { cellCount.bounds }
 
     init(index: PlaceIndex, query: Query) {
       self.index = index
@@ -814,7 +814,7 @@ public struct PlaceIndex: Sendable {
         originX: query.origin?.x ?? 0, originY: query.origin?.y ?? 0,
         originCos: query.origin.map { PlaceGeometry.cosLatitude($0.y) } ?? 1,
         insideTerm: term * (1 - 1e-10), outsideTerm: term * (1 + 1e-10))
-      cells = PlaceCellCount(terms, cellDegrees: grid.cellDegrees)
+      cellCount = PlaceCellCount(terms, cellDegrees: grid.cellDegrees)
     }
 
     /// The haversine term of a distance: sin²(d / 2R).
@@ -888,15 +888,15 @@ public struct PlaceIndex: Sendable {
       for cell in cells {
         let positions = Int(index.cellStarts[cell])..<Int(index.cellStarts[cell + 1])
         let corner = grid.corner(index.cellKeys[cell])
-        if row?.south != corner.south { row = self.cells.row(south: corner.south) }
+        if row?.south != corner.south { row = cellCount.row(south: corner.south) }
         guard let row else { continue }
-        spans.append(self.cells.span(row, west: corner.west, positions: positions))
+        spans.append(cellCount.span(row, west: corner.west, positions: positions))
         points += positions.count
       }
       return index.offsets.withUnsafeBufferPointer { offsets in
         spans.withUnsafeBufferPointer { spans in
           withUnsafeTemporaryAllocation(of: Int32.self, capacity: points) { undecided in
-            let decided = self.cells.count(offsets, spans, undecided: undecided)
+            let decided = cellCount.count(offsets, spans, undecided: undecided)
             var count = decided.inside
             for position in undecided[..<decided.undecided]
             where distance(Int(position)) <= radius {
